@@ -1,0 +1,5 @@
+"""`python -m rulesdsl`: the command line."""
+
+from rulesdsl.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,482 @@
+"""Declaration AST -> IR: ruleset settings, parameters, things, static data, links, tables, functions."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from typing import Any
+
+from rulesdsl import ir
+from rulesdsl import nodes as n
+from rulesdsl import types as T
+from rulesdsl.checker.env import PLAYER_BUILTINS, RESERVED, Context, Env, FuncInfo, ProcInfo, Scope, ThingInfo, suggest
+from rulesdsl.checker.exprs import ExprChecker
+from rulesdsl.source import Span
+
+KNOWN_SETTINGS = {"version": str, "turn": str, "game": str}
+
+
+def collect(env: Env, module: n.Module) -> None:
+    """First pass: every global name, so that later passes may refer forward."""
+    seen: dict[str, Span] = {}
+
+    def claim(name: str, span: Span, what: str) -> bool:
+        if name in RESERVED:
+            env.diags.error(span, "E0202", f"`{name}` is a reserved word and cannot name a {what}")
+            return False
+        if name.startswith("_"):
+            env.diags.error(span, "E0202", f"names may not start with `_`: `{name}`")
+            return False
+        if name in seen:
+            env.diags.error(span, "E0203", f"`{name}` is declared twice",
+                            notes=[f"first declared at {seen[name]}"],
+                            help="rename one of them; to change a declaration, edit it in place")
+            return False
+        seen[name] = span
+        return True
+
+    for d in module.decls:
+        if isinstance(d, n.ThingDecl) and claim(d.name, d.span, "thing"):
+            env.things[d.name] = ThingInfo(d.name, d.key, d.span)
+        elif isinstance(d, n.TableDecl) and claim(d.name, d.span, "table"):
+            env.tables[d.name] = d
+        elif isinstance(d, n.DefineDecl) and claim(d.name, d.span, "function"):
+            env.functions[d.name] = FuncInfo(d)
+        elif isinstance(d, n.ProcedureDecl) and claim(d.name, d.span, "procedure"):
+            env.procedures[d.name] = ProcInfo(d)
+        elif isinstance(d, n.OrderDecl):
+            if d.name in env.orders:
+                env.diags.error(d.span, "E0203", f"order `{d.name}` is declared twice",
+                                notes=[f"first declared at {env.orders[d.name].span}"])
+            else:
+                env.orders[d.name] = d
+
+
+def settings(env: Env, module: n.Module) -> tuple[str, dict[str, Any]]:
+    decls = [d for d in module.decls if isinstance(d, n.RulesetDecl)]
+    if not decls:
+        env.diags.error(module.span if module.span.line else Span(module.file, 1, 1, 1, 2), "E0204",
+                        "a ruleset starts with `ruleset \"Name\" { version \"1\" turn \"day\" }`")
+        return "", {}
+    for extra in decls[1:]:
+        env.diags.error(extra.span, "E0203", "only one `ruleset` header per file")
+    out: dict[str, Any] = {"version": "", "turn": "turn", "game": "{number}"}
+    for s in decls[0].settings:
+        if s.name not in KNOWN_SETTINGS:
+            env.diags.warning(s.span, "W0201", f"unknown setting `{s.name}`", help=suggest(s.name, KNOWN_SETTINGS))
+            continue
+        if not isinstance(s.value, str):
+            env.diags.error(s.span, "E0205", f"`{s.name}` is a text in quotes")
+            continue
+        out[s.name] = s.value
+    return decls[0].name, out
+
+
+def const_value(env: Env, e: n.Expr, ty: T.Ty, what: str) -> Any:
+    """The value of a literal in static data, a table key or a default; reports what is not literal."""
+    if ty == T.ANY:
+        return None
+    if isinstance(ty, T.OptT):
+        if isinstance(e, n.NoneLit):
+            return None
+        return const_value(env, e, ty.inner, what)
+    if isinstance(ty, T.Num):
+        if isinstance(e, n.Number):
+            if isinstance(e.value, Fraction) and not ty.decimal:
+                env.diags.error(e.span, "E0206", f"{what} should be a whole number")
+                return 0
+            return e.value
+        env.diags.error(e.span, "E0206", f"{what} should be a number")
+        return 0
+    if ty == T.BOOL:
+        if isinstance(e, n.Bool):
+            return e.value
+        env.diags.error(e.span, "E0206", f"{what} should be true or false")
+        return False
+    if ty == T.TEXT:
+        if isinstance(e, n.Text) and all(isinstance(p, str) for p in e.parts):
+            return "".join(p for p in e.parts if isinstance(p, str))
+        env.diags.error(e.span, "E0206", f"{what} should be a text in quotes")
+        return ""
+    if isinstance(ty, T.ThingT):
+        if isinstance(e, n.Name):
+            info = env.things.get(ty.name)
+            if info is not None and e.name not in info.keys:
+                env.diags.error(e.span, "E0207", f"no {ty.name} is keyed `{e.name}`", help=suggest(e.name, info.keys))
+            return e.name
+        env.diags.error(e.span, "E0206", f"{what} should be the key of a {ty.name}, like `{_example_key(env, ty)}`")
+        return None
+    if isinstance(ty, (T.ListT, T.SetT)):
+        if isinstance(e, n.ListLit):
+            return [const_value(env, i, ty.item, what) for i in e.items]
+        env.diags.error(e.span, "E0206", f"{what} should be a list like `[A, B]`")
+        return []
+    env.diags.error(e.span, "E0206", f"{what} cannot be given in data ({ty.show()})")
+    return None
+
+
+def _example_key(env: Env, ty: T.ThingT) -> str:
+    info = env.things.get(ty.name)
+    return info.keys[0] if info and info.keys else "KEY"
+
+
+def params(env: Env, module: n.Module) -> None:
+    for d in module.decls:
+        if not isinstance(d, n.ParamDecl):
+            continue
+        if d.name in env.params or d.name in env.things or d.name in env.tables or d.name in env.functions:
+            env.diags.error(d.span, "E0203", f"`{d.name}` is declared twice")
+            continue
+        ty = env.resolve_type(d.type)
+        if not (isinstance(ty, T.Num) or ty in (T.BOOL, T.TEXT, T.ANY)):
+            env.diags.error(d.type.span, "E0208", f"a parameter is a number, a bool or a text, not {ty.show()}")
+        value = const_value(env, d.default, ty, f"the default of `{d.name}`")
+        env.params[d.name] = ir.Param(d.name, ty, value, d.secret, d.span.line)
+        env.param_spans[d.name] = d.span
+
+
+def fields(env: Env, module: n.Module, checker: ExprChecker) -> None:
+    players = [d for d in module.decls if isinstance(d, n.PlayerDecl)]
+    for extra in players[1:]:
+        env.diags.error(extra.span, "E0203", "only one `player` block per file",
+                        help="put every player field in one block")
+    # Types first, then defaults: a default may name keys of any thing.
+    for d in module.decls:
+        if isinstance(d, n.ThingDecl) and d.name in env.things:
+            info = env.things[d.name]
+            for row in (r for dd in module.decls if isinstance(dd, n.DataDecl) and dd.name == d.name
+                        for r in dd.rows):
+                info.keys.append(row.key)
+    scope = Scope()
+    ctx = Context("static", allow_chance=False)
+    for d in module.decls:
+        if isinstance(d, n.ThingDecl) and d.name in env.things:
+            target = env.things[d.name].fields
+            spans = env.things[d.name].field_spans
+            builtin = {d.key}
+        elif isinstance(d, n.PlayerDecl):
+            target = env.player_fields
+            spans = {}
+            builtin = set(PLAYER_BUILTINS)
+        else:
+            continue
+        for f in d.fields:
+            if f.name in target or f.name in builtin:
+                env.diags.error(f.span, "E0203", f"field `{f.name}` is declared twice"
+                                if f.name in target else f"`{f.name}` is a built-in field and is already there")
+                continue
+            ty = env.resolve_type(f.type)
+            default = None
+            if f.default is not None:
+                default = checker.expr(f.default, scope, ctx)
+                want = ty.value if isinstance(ty, T.MapT) else ty
+                checker.expect(default, want, f.default.span, f"the default of `{f.name}`")
+            target[f.name] = ir.FieldDef(f.name, ty, default, f.reset_each_turn, f.span.line)
+            spans[f.name] = f.span
+
+
+def data(env: Env, module: n.Module) -> dict[str, list[ir.Instance]]:
+    out: dict[str, list[ir.Instance]] = {}
+    for d in module.decls:
+        if not isinstance(d, n.DataDecl):
+            continue
+        if d.name not in env.things:
+            env.diags.error(d.span, "E0209", f"data for unknown thing `{d.name}`", help=suggest(d.name, env.things))
+            continue
+        info = env.things[d.name]
+        if d.columns[0] != info.key:
+            env.diags.error(d.columns_span, "E0210",
+                            f"the first column of `data {d.name}` is its key `{info.key}`, not `{d.columns[0]}`")
+        cols = d.columns[1:]
+        for c in cols:
+            if c not in info.fields:
+                env.diags.error(d.columns_span, "E0211", f"{d.name} has no field `{c}`", help=suggest(c, info.fields))
+        rows = out.setdefault(d.name, [])
+        seen: set[str] = {r.key for r in rows}
+        for row in d.rows:
+            if row.key in seen:
+                env.diags.error(row.span, "E0212", f"{d.name} `{row.key}` appears twice")
+                continue
+            seen.add(row.key)
+            if len(row.values) != len(cols):
+                env.diags.error(row.span, "E0213",
+                                f"this row has {len(row.values)} value(s) but the columns name {len(cols)}",
+                                help="columns: " + ", ".join(cols))
+            values: dict[str, Any] = {}
+            for c, v in zip(cols, row.values, strict=False):
+                if c in info.fields:
+                    values[c] = const_value(env, v, info.fields[c].ty, f"`{c}` of {row.key}")
+            rows.append(ir.Instance(row.key, values, row.span.line))
+    for name, info in env.things.items():
+        if name not in out:
+            env.diags.warning(info.decl_span, "W0202", f"thing `{name}` has no `data` rows, so the game has none")
+    return out
+
+
+def links(env: Env, module: n.Module, instances: dict[str, list[ir.Instance]]) -> None:
+    for d in module.decls:
+        if not isinstance(d, n.LinksDecl):
+            continue
+        info = env.things.get(d.name)
+        if info is None:
+            env.diags.error(d.span, "E0209", f"links for unknown thing `{d.name}`", help=suggest(d.name, env.things))
+            continue
+        fd = info.fields.get(d.field)
+        want = T.SetT(T.ThingT(d.name))
+        if fd is None or fd.ty not in (want, T.ListT(T.ThingT(d.name))):
+            env.diags.error(d.field_span, "E0214", f"`links {d.name}.{d.field}` needs a field "
+                            f"`{d.field}: set of {d.name}`", help=suggest(d.field, info.fields))
+            continue
+        by_key = {i.key: i for i in instances.get(d.name, [])}
+        for row in d.rows:
+            if row.key not in by_key:
+                env.diags.error(row.span, "E0207", f"no {d.name} is keyed `{row.key}`",
+                                help=suggest(row.key, by_key))
+                continue
+            for target, span in row.targets:
+                if target not in by_key:
+                    env.diags.error(span, "E0207", f"no {d.name} is keyed `{target}`", help=suggest(target, by_key))
+                    continue
+                if target == row.key:
+                    env.diags.error(span, "E0215", f"`{row.key}` cannot be linked to itself")
+                    continue
+                for a, b in ((row.key, target), (target, row.key)):
+                    lst = by_key[a].values.setdefault(d.field, [])
+                    if b not in lst:
+                        lst.append(b)
+        order = {k: i for i, k in enumerate(by_key)}
+        for inst in by_key.values():
+            if d.field in inst.values:
+                inst.values[d.field] = sorted(inst.values[d.field], key=lambda k: order[k])
+
+
+# ---------------------------------------------------------------- tables
+
+def tables(env: Env, checker: ExprChecker) -> list[ir.Table]:
+    out = []
+    for name, d in env.tables.items():
+        ptypes = tuple(env.resolve_type(p.type) for p in d.params)
+        result = env.resolve_type(d.result)
+        env.table_types[name] = (ptypes, result)
+        scope, ctx = Scope(), Context("static", allow_chance=False)
+        rows: list[tuple[Any, ir.Expr]] = []
+        values = []
+        for row in d.rows:
+            v = checker.expr(row.value, scope, ctx)
+            checker.expect(v, result, row.value.span, f"a value of `{name}`")
+            values.append(v)
+        if d.weighted:
+            out.append(_weighted(env, d, result, values))
+            continue
+        if not d.params:
+            env.diags.error(d.span, "E0216", f"table `{name}` needs its keys: `table {name}(x: int) -> ...`",
+                            help="or make it `weighted` to draw from it")
+            continue
+        ranged = any(k.kind not in ("exact",) for r in d.rows for k in r.keys)
+        if ranged:
+            out.append(_ranged(env, d, ptypes, result, values))
+            continue
+        seen: dict[tuple[Any, ...], Span] = {}
+        for row, v in zip(d.rows, values, strict=True):
+            if len(row.keys) != len(ptypes):
+                env.diags.error(row.span, "E0217", f"`{name}` has {len(ptypes)} key(s); this row gives "
+                                f"{len(row.keys)}")
+                continue
+            key = tuple(const_value(env, k.low, pt, f"a key of `{name}`")  # type: ignore[arg-type]
+                        for k, pt in zip(row.keys, ptypes, strict=True))
+            if key in seen:
+                env.diags.error(row.span, "E0218", f"`{name}` has this key twice", notes=[f"first at {seen[key]}"])
+                continue
+            seen[key] = row.span
+            rows.append((key, v))
+        # Thing-keyed tables must cover every combination: a missing cell would fail mid-turn.
+        thing_params = [pt.name for pt in ptypes if isinstance(pt, T.ThingT) and pt.name in env.things]
+        if ptypes and len(thing_params) == len(ptypes):
+            import itertools
+
+            for combo in itertools.product(*[env.things[t].keys for t in thing_params]):
+                if combo not in seen:
+                    env.diags.error(d.span, "E0219", f"table `{name}` has no row for {', '.join(combo)}",
+                                    help="every combination needs a row")
+                    break
+        out.append(ir.Table(name, "exact", ptypes, result, tuple(rows), d.span.line))
+    return out
+
+
+def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> ir.Table:
+    total = Fraction(0)
+    rows: list[tuple[Any, ir.Expr]] = []
+    for row, v in zip(d.rows, values, strict=True):
+        if len(row.keys) != 1 or row.keys[0].kind != "weight":
+            env.diags.error(row.span, "E0220", "a weighted table's rows are `CHANCE%: value`, like `50%: 200`")
+            continue
+        w = row.keys[0].weight or Fraction(0)
+        if w <= 0:
+            env.diags.error(row.span, "E0220", "a chance must be more than 0%")
+        total += w
+        rows.append((w, v))
+    if total != 100:
+        shown = f"{float(total):g}%"
+        env.diags.error(d.span, "E0221", f"the chances of `{d.name}` add up to {shown}, not 100%",
+                        help=f"{'add' if total < 100 else 'remove'} {abs(float(100 - total)):g}% somewhere")
+    return ir.Table(d.name, "weighted", (), result, tuple(rows), d.span.line)
+
+
+def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, values: list[ir.Expr]) -> ir.Table:
+    if len(ptypes) != 1 or not isinstance(ptypes[0], T.Num):
+        env.diags.error(d.span, "E0222", f"range table `{d.name}` needs one number key")
+        return ir.Table(d.name, "range", ptypes, result, (), d.span.line)
+    pt = ptypes[0]
+    integer = not pt.decimal
+    intervals: list[tuple[Fraction | None, bool, Fraction | None, bool, n.TableRow, ir.Expr]] = []
+    for row, v in zip(d.rows, values, strict=True):
+        if len(row.keys) != 1:
+            env.diags.error(row.span, "E0217", f"`{d.name}` has one key; this row gives {len(row.keys)}")
+            continue
+        k = row.keys[0]
+
+        def num(e: n.Expr | None) -> Fraction | None:
+            if e is None:
+                return None
+            val = const_value(env, e, T.DECIMAL if not integer else pt, f"a bound of `{d.name}`")
+            return Fraction(val) if val is not None else None
+
+        lo, hi = num(k.low), num(k.high)
+        # (low, low_open, high, high_open); None is unbounded.
+        if k.kind == "exact":
+            iv = (lo, False, lo, False)
+        elif k.kind == "below":
+            iv = (None, True, hi, True)
+        elif k.kind == "from":
+            iv = (lo, False, None, True)
+        elif k.kind == "from_below":
+            iv = (lo, False, hi, True)
+        elif k.kind == "to":
+            iv = (lo, False, hi, False)
+        else:
+            env.diags.error(row.span, "E0220", "a chance row belongs in a weighted table")
+            continue
+        if iv[0] is not None and iv[2] is not None and (iv[0] > iv[2] or (iv[0] == iv[2] and (iv[1] or iv[3]))):
+            env.diags.error(k.span, "E0223", "this row's range is empty: its start is past its end")
+            continue
+        intervals.append((*iv, row, v))
+
+    def lo_key(iv: tuple[Any, ...]) -> tuple[int, Fraction, int]:
+        return (0, Fraction(0), 0) if iv[0] is None else (1, iv[0], 1 if iv[1] else 0)
+
+    ordered = sorted(intervals, key=lo_key)
+    for a, b in itertools.pairwise(ordered):
+        # Does a end before b starts, and is anything in between?
+        a_hi, a_open = a[2], a[3]
+        b_lo, b_open = b[0], b[1]
+        if a_hi is None or b_lo is None or a_hi > b_lo or (a_hi == b_lo and not a_open and not b_open):
+            env.diags.error(b[4].span, "E0224", f"this row of `{d.name}` overlaps the row at line {a[4].span.line}",
+                            help="each key may match one row only")
+            continue
+        if integer:
+            gap = _int_after(a_hi, a_open) < _int_from(b_lo, b_open)
+        else:
+            gap = a_hi < b_lo or (a_hi == b_lo and a_open and b_open)
+        if gap:
+            env.diags.error(b[4].span, "E0225", f"`{d.name}` has no row for keys between the rows at lines "
+                            f"{a[4].span.line} and {b[4].span.line}", help="add a row for the gap or widen one")
+    if ordered and ordered[0][0] is not None:
+        env.diags.warning(ordered[0][4].span, "W0203",
+                          f"`{d.name}` has no row below {ordered[0][0]}; such a key stops the turn",
+                          help="start the first row with `below ...` if smaller keys can happen")
+    if ordered and ordered[-1][2] is not None:
+        env.diags.warning(ordered[-1][4].span, "W0203",
+                          f"`{d.name}` has no row above {ordered[-1][2]}; such a key stops the turn",
+                          help="end the last row with `from ...` if larger keys can happen")
+    rows = tuple(((iv[0], iv[1], iv[2], iv[3]), iv[5]) for iv in ordered)
+    return ir.Table(d.name, "range", ptypes, result, rows, d.span.line)
+
+
+def _int_after(hi: Fraction, open_: bool) -> Fraction:
+    """The first integer past an interval's end."""
+    import math
+
+    return Fraction(math.ceil(hi)) if open_ else Fraction(math.floor(hi) + 1)
+
+
+def _int_from(lo: Fraction, open_: bool) -> Fraction:
+    """The first integer inside an interval."""
+    import math
+
+    return Fraction(math.floor(lo) + 1) if open_ else Fraction(math.ceil(lo))
+
+
+# ---------------------------------------------------------------- functions and procedures
+
+def signatures(env: Env) -> None:
+    for info in env.functions.values():
+        info.params = tuple((p.name, env.resolve_type(p.type)) for p in info.decl.params)
+        if info.decl.result is not None:
+            info.result = env.resolve_type(info.decl.result)
+    for pinfo in env.procedures.values():
+        pinfo.params = tuple((p.name, env.resolve_type(p.type)) for p in pinfo.decl.params)
+
+
+def check_function(env: Env, checker: ExprChecker, info: FuncInfo) -> ir.Function | None:
+    if info.done:
+        return None
+    info.checking = True
+    scope = Scope()
+    for pname, pty in info.params:
+        scope.declare(pname, pty)
+    ctx = Context("function", allow_chance=False)
+    body = checker.expr(info.decl.body, scope, ctx)
+    if info.result is None:
+        info.result = T.concrete(body.ty)
+    else:
+        checker.expect(body, info.result, info.decl.body.span, f"the result of `{info.decl.name}`")
+    info.secrets = set(ctx.secrets)
+    info.calls = set(ctx.calls)
+    info.checking = False
+    info.done = True
+    return ir.Function(info.decl.name, info.params, info.result, body, info.decl.span.line)
+
+
+def functions(env: Env, checker: ExprChecker) -> list[ir.Function]:
+    out: dict[str, ir.Function] = {}
+    for name, info in env.functions.items():
+        if info.done:
+            continue
+        f = check_function(env, checker, info)
+        if f is not None:
+            out[name] = f
+    # A function checked early (because another called it) is rebuilt here for the program.
+    result = []
+    for name, info in env.functions.items():
+        if name in out:
+            result.append(out[name])
+        else:
+            info.done = False
+            mark = len(env.diags.items)
+            f = check_function(env, checker, info)
+            del env.diags.items[mark:]  # its diagnostics were already reported once
+            if f is not None:
+                result.append(f)
+    # Secret reads travel through calls.
+    changed = True
+    while changed:
+        changed = False
+        for info in env.functions.values():
+            for callee in info.calls:
+                extra = env.functions[callee].secrets - info.secrets
+                if extra:
+                    info.secrets |= extra
+                    changed = True
+    return result
+
+
+def procedures(env: Env, checker: ExprChecker) -> list[ir.Procedure]:
+    out = []
+    for name, info in env.procedures.items():
+        scope = Scope()
+        for pname, pty in info.params:
+            scope.declare(pname, pty)
+        ctx = Context("procedure")
+        body = checker.stmts(info.decl.body, scope, ctx)
+        out.append(ir.Procedure(name, info.params, body, info.decl.span.line))
+    return out

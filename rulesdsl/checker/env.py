@@ -1,0 +1,155 @@
+"""Declarations -> symbol tables: what every name of a ruleset means, shared by the checker passes."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from rulesdsl import ir
+from rulesdsl import nodes as n
+from rulesdsl import types as T
+from rulesdsl.diagnostics import DiagnosticBag
+from rulesdsl.source import Span
+
+PLAYER_BUILTINS: dict[str, T.Ty] = {
+    "key": T.TEXT, "name": T.TEXT, "account": T.TEXT, "code": T.TEXT, "email": T.TEXT, "active": T.BOOL,
+}
+# Builtin player fields an effect may change: the personal orders need them.
+PLAYER_WRITABLE = {"code", "email", "active"}
+
+RESERVED = {"me", "turn", "players", "all_players", "true", "false", "none", "game", "game_over"}
+
+
+def suggest(name: str, candidates: Iterable[str]) -> str | None:
+    """A "did you mean" hint for a misspelt name."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean `{close[0]}`?" if close else None
+
+
+@dataclass
+class ThingInfo:
+    name: str
+    key: str
+    decl_span: Span
+    fields: dict[str, ir.FieldDef] = field(default_factory=dict)
+    field_spans: dict[str, Span] = field(default_factory=dict)
+    keys: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FuncInfo:
+    decl: n.DefineDecl
+    params: tuple[tuple[str, T.Ty], ...] = ()
+    result: T.Ty | None = None
+    checking: bool = False
+    done: bool = False
+    secrets: set[str] = field(default_factory=set)  # secret params it reads, directly or not
+    calls: set[str] = field(default_factory=set)
+
+
+@dataclass
+class ProcInfo:
+    decl: n.ProcedureDecl
+    params: tuple[tuple[str, T.Ty], ...] = ()
+
+
+@dataclass
+class Env:
+    """Every global name of the ruleset; filled by the declaration passes."""
+
+    diags: DiagnosticBag
+    things: dict[str, ThingInfo] = field(default_factory=dict)
+    player_fields: dict[str, ir.FieldDef] = field(default_factory=dict)
+    params: dict[str, ir.Param] = field(default_factory=dict)
+    param_spans: dict[str, Span] = field(default_factory=dict)
+    tables: dict[str, n.TableDecl] = field(default_factory=dict)
+    table_types: dict[str, tuple[tuple[T.Ty, ...], T.Ty]] = field(default_factory=dict)
+    functions: dict[str, FuncInfo] = field(default_factory=dict)
+    procedures: dict[str, ProcInfo] = field(default_factory=dict)
+    orders: dict[str, n.OrderDecl] = field(default_factory=dict)
+    order_args: dict[str, dict[str, T.Ty]] = field(default_factory=dict)
+    used: set[str] = field(default_factory=set)  # params, tables, functions referred to
+
+    def global_names(self) -> list[str]:
+        return [*self.things, *self.params, *self.tables, *self.functions, *self.procedures, "Player"]
+
+    def resolve_type(self, ref: n.TypeRef) -> T.Ty:
+        if isinstance(ref, n.NamedType):
+            if ref.name in T.BASE_TYPES:
+                return T.BASE_TYPES[ref.name]
+            if ref.name == "Player" or ref.name in self.things:
+                return T.ThingT(ref.name)
+            hint = suggest(ref.name, [*T.BASE_TYPES, *self.things, "Player"])
+            self.diags.error(ref.span, "E0201", f"unknown type `{ref.name}`",
+                             help=hint or "types are int, money, decimal, bool, text, Player, or a thing")
+            return T.ANY
+        if isinstance(ref, n.OptionalType):
+            return T.OptT(self.resolve_type(ref.inner))
+        if isinstance(ref, n.ListType):
+            return T.ListT(self.resolve_type(ref.item))
+        if isinstance(ref, n.SetType):
+            return T.SetT(self.resolve_type(ref.item))
+        if isinstance(ref, n.MapType):
+            key = self.resolve_type(ref.key)
+            if not isinstance(key, T.ThingT) and key != T.ANY:
+                self.diags.error(ref.key.span, "E0202", f"a per-key value needs a thing or Player as its key, "
+                                 f"not {key.show()}", help="write `Player -> int` or `Country -> int`")
+            return T.MapT(key, self.resolve_type(ref.value))
+        raise AssertionError(f"unknown type node {ref!r}")
+
+    def fields_of(self, thing: str) -> dict[str, ir.FieldDef]:
+        if thing == "Player":
+            return self.player_fields
+        return self.things[thing].fields if thing in self.things else {}
+
+
+@dataclass
+class Context:
+    """Where an expression stands: decides which names and statements are allowed."""
+
+    kind: str  # function, procedure, order, phase, report, victory, static
+    me: bool = False
+    order: str | None = None
+    allow_chance: bool = True
+    allow_fail: bool = False
+    allow_run: bool = False
+    secrets: set[str] = field(default_factory=set)  # secret params read (functions track it)
+    calls: set[str] = field(default_factory=set)
+
+
+class Scope:
+    """Local names, innermost last; narrowing records which optional paths are known not none."""
+
+    def __init__(self) -> None:
+        self.frames: list[dict[str, T.Ty]] = [{}]
+        self.narrow: list[dict[str, T.Ty]] = [{}]
+
+    def lookup(self, name: str) -> T.Ty | None:
+        for frame in reversed(self.frames):
+            if name in frame:
+                return frame[name]
+        return None
+
+    def declare(self, name: str, ty: T.Ty) -> None:
+        self.frames[-1][name] = ty
+
+    def names(self) -> list[str]:
+        return [k for f in self.frames for k in f]
+
+    def narrowed(self, path: str) -> T.Ty | None:
+        for frame in reversed(self.narrow):
+            if path in frame:
+                return frame[path]
+        return None
+
+    @contextmanager
+    def push(self, narrow: dict[str, T.Ty] | None = None) -> Iterator[None]:
+        self.frames.append({})
+        self.narrow.append(dict(narrow or {}))
+        try:
+            yield
+        finally:
+            self.frames.pop()
+            self.narrow.pop()

@@ -1,0 +1,696 @@
+"""AST expressions and statements -> typed IR, with every type and name error reported."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rulesdsl import ir
+from rulesdsl import nodes as n
+from rulesdsl import types as T
+from rulesdsl.checker.env import PLAYER_BUILTINS, PLAYER_WRITABLE, Context, Env, Scope, suggest
+from rulesdsl.source import Span
+
+AGGREGATES = {"sum", "count", "max", "min", "any", "all", "best", "sorted", "list"}
+CHANCE = {"chance", "roll", "draw", "pick", "shuffle"}
+
+
+def _path(e: n.Expr) -> str | None:
+    """A narrowable path: `x`, `x.f`, `x.f.g`."""
+    if isinstance(e, n.Name):
+        return e.name
+    if isinstance(e, n.Attr):
+        base = _path(e.obj)
+        return f"{base}.{e.name}" if base else None
+    return None
+
+
+def _default_for(ty: T.Ty, line: int) -> ir.Expr:
+    if isinstance(ty, T.Num):
+        return ir.Const(ty, line, 0)
+    if ty == T.BOOL:
+        return ir.Const(ty, line, False)
+    if ty == T.TEXT:
+        return ir.Const(ty, line, "")
+    if isinstance(ty, (T.ListT, T.SetT)):
+        return ir.MakeList(ty, line, ())
+    return ir.Const(ty, line, None)
+
+
+class ExprChecker:
+    def __init__(self, env: Env) -> None:
+        self.env = env
+        self.diags = env.diags
+
+    # ------------------------------------------------------------ helpers
+    def err(self, span: Span, code: str, msg: str, help: str | None = None) -> None:
+        self.diags.error(span, code, msg, help=help)
+
+    def expect(self, e: ir.Expr, want: T.Ty, span: Span, what: str) -> ir.Expr:
+        if not T.assignable(e.ty, want):
+            hint = None
+            if isinstance(e.ty, T.OptT) and T.assignable(e.ty.inner, want):
+                hint = "this may be none: check it first with `if x != none`"
+            elif isinstance(e.ty, T.Num) and isinstance(want, T.Num) and e.ty.unit != want.unit:
+                hint = "money and counts do not mix; a table or a parameter of the right type converts"
+            self.err(span, "E0301", f"{what} should be {want.show()}, but this is {e.ty.show()}", hint)
+        return e
+
+    def cond(self, node: n.Expr, scope: Scope, ctx: Context) -> ir.Expr:
+        e = self.expr(node, scope, ctx)
+        return self.expect(e, T.BOOL, node.span, "a condition")
+
+    def narrowing(self, node: n.Expr, scope: Scope, ctx: Context, positive: bool = True) -> dict[str, T.Ty]:
+        """Paths that the condition `node` proves not none when it holds (or fails)."""
+        out: dict[str, T.Ty] = {}
+        if isinstance(node, n.BinOp) and node.op == ("and" if positive else "or"):
+            out.update(self.narrowing(node.left, scope, ctx, positive))
+            out.update(self.narrowing(node.right, scope, ctx, positive))
+        elif isinstance(node, n.UnaryOp) and node.op == "not":
+            out.update(self.narrowing(node.operand, scope, ctx, not positive))
+        elif isinstance(node, n.BinOp) and node.op in ("!=", "==") and (node.op == "!=") == positive:
+            for side, other in ((node.left, node.right), (node.right, node.left)):
+                path = _path(side)
+                if path and isinstance(other, n.NoneLit):
+                    ty = self._quiet_type(side, scope, ctx)
+                    if isinstance(ty, T.OptT):
+                        out[path] = ty.inner
+        return out
+
+    def _quiet_type(self, node: n.Expr, scope: Scope, ctx: Context) -> T.Ty:
+        mark = len(self.diags.items)
+        ty = self.expr(node, scope, ctx).ty
+        del self.diags.items[mark:]
+        return ty
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, node: n.Expr, scope: Scope, ctx: Context) -> ir.Expr:
+        line = node.span.line
+        if isinstance(node, n.Number):
+            lit = T.LITERAL_DEC if not isinstance(node.value, int) else T.LITERAL
+            return ir.Const(lit, line, node.value)
+        if isinstance(node, n.Text):
+            return self.text(node, scope, ctx)
+        if isinstance(node, n.Bool):
+            return ir.Const(T.BOOL, line, node.value)
+        if isinstance(node, n.NoneLit):
+            return ir.Const(T.NONE, line, None)
+        if isinstance(node, n.Name):
+            return self.name(node, scope, ctx)
+        if isinstance(node, n.Attr):
+            return self.attr(node, scope, ctx)
+        if isinstance(node, n.Index):
+            return self.index(node, scope, ctx)
+        if isinstance(node, n.Call):
+            return self.call(node, scope, ctx)
+        if isinstance(node, n.Comprehension):
+            return self.comprehension(node, scope, ctx)
+        if isinstance(node, n.BinOp):
+            return self.binop(node, scope, ctx)
+        if isinstance(node, n.UnaryOp):
+            operand = self.expr(node.operand, scope, ctx)
+            if node.op == "not":
+                self.expect(operand, T.BOOL, node.operand.span, "`not` needs a condition; this")
+                return ir.UnaryOp(T.BOOL, line, "not", operand)
+            if not T.is_num(operand.ty):
+                self.err(node.span, "E0302", f"`-` needs a number, not {operand.ty.show()}")
+                return ir.UnaryOp(T.ANY, line, "-", operand)
+            return ir.UnaryOp(operand.ty, line, "-", operand)
+        if isinstance(node, n.CondExpr):
+            c = self.cond(node.cond, scope, ctx)
+            with scope.push(self.narrowing(node.cond, scope, ctx)):
+                a = self.expr(node.then, scope, ctx)
+            with scope.push(self.narrowing(node.cond, scope, ctx, positive=False)):
+                b = self.expr(node.otherwise, scope, ctx)
+            both = T.unify(a.ty, b.ty)
+            if both is None:
+                self.err(node.span, "E0303", f"the two branches differ: {a.ty.show()} and {b.ty.show()}")
+                both = T.ANY
+            return ir.Cond(both, line, c, a, b)
+        if isinstance(node, n.ListLit):
+            items = tuple(self.expr(i, scope, ctx) for i in node.items)
+            item_ty: T.Ty = T.NONE
+            for i, item in zip(node.items, items, strict=True):
+                joined = T.unify(item_ty, item.ty) if item_ty != T.NONE else item.ty
+                if joined is None:
+                    self.err(i.span, "E0303", f"list items differ in type: {item_ty} and {item.ty.show()}")
+                    joined = T.ANY
+                item_ty = joined
+            return ir.MakeList(T.ListT(item_ty), line, items)
+        if isinstance(node, n.RecordLit):
+            seen: set[str] = set()
+            fields = []
+            for fname, fexpr in node.fields:
+                if fname in seen:
+                    self.err(fexpr.span, "E0304", f"`{fname}` appears twice in this record")
+                seen.add(fname)
+                fields.append((fname, self.expr(fexpr, scope, ctx)))
+            rty = T.RecordT(tuple((k, T.concrete(v.ty)) for k, v in fields))
+            return ir.MakeRecord(rty, line, tuple(fields))
+        raise AssertionError(f"unhandled expression {node!r}")
+
+    def text(self, node: n.Text, scope: Scope, ctx: Context) -> ir.Expr:
+        parts: list[str | ir.Expr] = []
+        for p in node.parts:
+            if isinstance(p, str):
+                parts.append(p)
+            else:
+                e = self.expr(p, scope, ctx)
+                if isinstance(e.ty, (T.ListT, T.SetT, T.RecordT, T.MapT)):
+                    self.err(p.span, "E0305", f"cannot put {e.ty.show()} into text",
+                             help="interpolate one value, like `{country.name}`")
+                parts.append(e)
+        if all(isinstance(p, str) for p in parts):
+            return ir.Const(T.TEXT, node.span.line, "".join(p for p in parts if isinstance(p, str)))
+        return ir.Interp(T.TEXT, node.span.line, tuple(parts))
+
+    def name(self, node: n.Name, scope: Scope, ctx: Context) -> ir.Expr:
+        line = node.span.line
+        narrowed = scope.narrowed(node.name)
+        local = scope.lookup(node.name)
+        if local is not None:
+            return ir.Local(narrowed or local, line, node.name)
+        env = self.env
+        if node.name == "me":
+            if not ctx.me:
+                self.err(node.span, "E0306", "`me` is only known in orders, reports and victory rules",
+                         help="pass the player as a parameter")
+                return ir.Special(T.ANY, line, "me")
+            return ir.Special(T.PLAYER, line, "me")
+        if node.name == "turn":
+            return ir.Special(T.INT, line, "turn")
+        if node.name == "game_over":
+            return ir.Special(T.BOOL, line, "game_over")
+        if node.name in ("players", "all_players"):
+            return ir.Special(T.ListT(T.PLAYER), line, node.name)
+        if node.name in env.params:
+            p = env.params[node.name]
+            env.used.add(node.name)
+            if p.secret:
+                ctx.secrets.add(node.name)
+                if ctx.kind == "report":
+                    self.err(node.span, "E0307", f"secret parameter `{node.name}` cannot be used in a report",
+                             help="secret parameters stay with the GM; report only their effects")
+            return ir.ParamRef(p.ty, line, node.name)
+        if node.name in env.things or node.name == "Player":
+            if node.name == "Player":
+                return ir.Special(T.ListT(T.PLAYER), line, "all_players")
+            return ir.AllOf(T.ListT(T.ThingT(node.name)), line, node.name)
+        if node.name in env.tables:
+            self.err(node.span, "E0308", f"table `{node.name}` needs its key", help=f"write `{node.name}(...)`")
+            return ir.Const(T.ANY, line, None)
+        hint = suggest(node.name, [*scope.names(), *env.params, *env.things, "me", "turn", "players"])
+        self.err(node.span, "E0309", f"unknown name `{node.name}`", hint)
+        return ir.Const(T.ANY, line, None)
+
+    def attr(self, node: n.Attr, scope: Scope, ctx: Context) -> ir.Expr:
+        line = node.span.line
+        obj = self.expr(node.obj, scope, ctx)
+        path = _path(node)
+        narrowed = scope.narrowed(path) if path else None
+        base = obj.ty
+        if base == T.ANY:
+            return ir.Field(T.ANY, line, obj, node.name)
+        if isinstance(base, T.OptT):
+            self.err(node.obj.span, "E0310", f"this may be none, so `.{node.name}` cannot be read",
+                     help="check it first: `if x != none { ... }`")
+            return ir.Field(T.ANY, line, obj, node.name)
+        if isinstance(base, T.ThingT):
+            fields = self.env.fields_of(base.name)
+            if base.name == "Player" and node.name in PLAYER_BUILTINS:
+                return ir.Field(narrowed or PLAYER_BUILTINS[node.name], line, obj, node.name)
+            if base.name in self.env.things and node.name == self.env.things[base.name].key:
+                return ir.Field(T.TEXT, line, obj, node.name)
+            if node.name in fields:
+                return ir.Field(narrowed or fields[node.name].ty, line, obj, node.name)
+            names = list(fields) + (list(PLAYER_BUILTINS) if base.name == "Player" else
+                                    [self.env.things[base.name].key] if base.name in self.env.things else [])
+            self.err(node.name_span, "E0311", f"{base.name} has no field `{node.name}`", suggest(node.name, names))
+            return ir.Field(T.ANY, line, obj, node.name)
+        if isinstance(base, T.OrderT):
+            args = self.env.order_args.get(base.order, {})
+            if node.name == "player":
+                return ir.Field(T.PLAYER, line, obj, "player")
+            if node.name in args:
+                return ir.Field(args[node.name], line, obj, node.name)
+            self.err(node.name_span, "E0311", f"order `{base.order}` has no argument `{node.name}`",
+                     suggest(node.name, [*args, "player"]))
+            return ir.Field(T.ANY, line, obj, node.name)
+        if isinstance(base, T.RecordT):
+            ft = base.get(node.name)
+            if ft is None:
+                self.err(node.name_span, "E0311", f"this record has no field `{node.name}`",
+                         suggest(node.name, [k for k, _ in base.fields]))
+                return ir.RecordGet(T.ANY, line, obj, node.name)
+            return ir.RecordGet(ft, line, obj, node.name)
+        self.err(node.name_span, "E0311", f"{base.show()} has no fields")
+        return ir.Field(T.ANY, line, obj, node.name)
+
+    def index(self, node: n.Index, scope: Scope, ctx: Context) -> ir.Expr:
+        line = node.span.line
+        if isinstance(node.obj, n.Name) and node.obj.name in self.env.tables and scope.lookup(node.obj.name) is None:
+            return self.table_call(node.obj.name, node.obj.span, (node.index,), node.span, scope, ctx)
+        obj = self.expr(node.obj, scope, ctx)
+        idx = self.expr(node.index, scope, ctx)
+        if obj.ty == T.ANY:
+            return ir.ListIndex(T.ANY, line, obj, idx)
+        if isinstance(obj.ty, T.MapT):
+            self.expect(idx, obj.ty.key, node.index.span, "the key")
+            default = None
+            if isinstance(obj, ir.Field) and isinstance(obj.obj.ty, T.ThingT):
+                fd = self.env.fields_of(obj.obj.ty.name).get(obj.name)
+                default = fd.default if fd else None
+            return ir.MapGet(obj.ty.value, line, obj, idx, default or _default_for(obj.ty.value, line))
+        if isinstance(obj.ty, T.ListT):
+            self.expect(idx, T.INT, node.index.span, "a list position")
+            return ir.ListIndex(obj.ty.item, line, obj, idx)
+        self.err(node.span, "E0312", f"cannot index {obj.ty.show()}", help="only lists, tables and per-key values")
+        return ir.ListIndex(T.ANY, line, obj, idx)
+
+    def table_call(self, name: str, name_span: Span, args: tuple[n.Expr, ...], span: Span, scope: Scope,
+                   ctx: Context) -> ir.Expr:
+        self.env.used.add(name)
+        params, result = self.env.table_types.get(name, ((), T.ANY))
+        decl = self.env.tables[name]
+        if decl.weighted:
+            self.err(span, "E0313", f"`{name}` is a weighted table: draw from it",
+                     help=f'write `draw({name}, "purpose")`')
+            return ir.Const(T.ANY, span.line, None)
+        ir_args = tuple(self.expr(a, scope, ctx) for a in args)
+        if len(ir_args) != len(params):
+            self.err(span, "E0314", f"table `{name}` takes {len(params)} key(s), not {len(ir_args)}")
+        for a, node, p in zip(ir_args, args, params, strict=False):
+            self.expect(a, p, node.span, f"the key of `{name}`")
+        return ir.TableGet(result, span.line, name, ir_args)
+
+    def binop(self, node: n.BinOp, scope: Scope, ctx: Context) -> ir.Expr:
+        line = node.span.line
+        op = node.op
+        left = self.expr(node.left, scope, ctx)
+        if op in ("and", "or"):
+            with scope.push(self.narrowing(node.left, scope, ctx, positive=(op == "and"))):
+                right = self.expr(node.right, scope, ctx)
+            self.expect(left, T.BOOL, node.left.span, f"`{op}` needs conditions; this")
+            self.expect(right, T.BOOL, node.right.span, f"`{op}` needs conditions; this")
+            return ir.BinOp(T.BOOL, line, op, left, right)
+        right = self.expr(node.right, scope, ctx)
+        if op in ("==", "!="):
+            if not T.equatable(left.ty, right.ty):
+                self.err(node.span, "E0315", f"cannot compare {left.ty.show()} with {right.ty.show()}")
+            return ir.BinOp(T.BOOL, line, op, left, right)
+        if op in ("<", "<=", ">", ">="):
+            if not T.comparable(left.ty, right.ty):
+                self.err(node.span, "E0315", f"cannot order {left.ty.show()} against {right.ty.show()}",
+                         help="only numbers of the same kind compare with < and >")
+            return ir.BinOp(T.BOOL, line, op, left, right)
+        if op in ("in", "not in"):
+            coll = right.ty
+            if coll != T.ANY:
+                if isinstance(coll, (T.ListT, T.SetT)):
+                    if not T.equatable(left.ty, coll.item):
+                        self.err(node.span, "E0315", f"{left.ty.show()} is never in {coll.show()}")
+                else:
+                    self.err(node.right.span, "E0316", f"`{op}` needs a list or set, not {coll.show()}")
+            return ir.BinOp(T.BOOL, line, op, left, right)
+        if op == "+" and left.ty == T.TEXT and right.ty == T.TEXT:
+            return ir.BinOp(T.TEXT, line, op, left, right)
+        if op == "+" and isinstance(left.ty, T.ListT) and isinstance(right.ty, T.ListT):
+            joined = T.unify(left.ty, right.ty)
+            if joined is None:
+                self.err(node.span, "E0317", f"cannot join {left.ty.show()} and {right.ty.show()}")
+                joined = T.ANY
+            return ir.BinOp(joined, line, op, left, right)
+        res = T.arith(op, left.ty, right.ty)
+        if isinstance(res, str):
+            self.err(node.span, "E0317", res)
+            return ir.BinOp(T.ANY, line, op, left, right)
+        if op == "div":
+            res = T.Num(res.unit, False, res.literal) if isinstance(res, T.Num) else res
+        return ir.BinOp(res, line, op, left, right)
+
+    # ------------------------------------------------------------ calls
+    def call(self, node: n.Call, scope: Scope, ctx: Context) -> ir.Expr:
+        line = node.span.line
+        env = self.env
+        name = node.func
+        if name in env.tables:
+            return self.table_call(name, node.func_span, node.args, node.span, scope, ctx)
+        if name in env.functions:
+            return self.call_function(node, scope, ctx)
+        if name in env.procedures:
+            self.err(node.func_span, "E0318", f"`{name}` is a procedure: it does things and has no value",
+                     help="call it as a statement on its own line")
+            return ir.Const(T.ANY, line, None)
+        if name in CHANCE:
+            return self.chance(node, scope, ctx)
+        if name == "orders":
+            if len(node.args) != 1 or not isinstance(node.args[0], n.Name):
+                self.err(node.span, "E0319", "`orders(...)` takes the name of an order")
+                return ir.Const(T.ANY, line, None)
+            oname = node.args[0].name
+            if oname not in env.orders or env.orders[oname].kind != "game":
+                self.err(node.args[0].span, "E0320", f"unknown order `{oname}`",
+                         suggest(oname, [k for k, o in env.orders.items() if o.kind == "game"]))
+                return ir.Const(T.ANY, line, None)
+            return ir.Builtin(T.ListT(T.OrderT(oname)), line, "orders", (), oname)
+        args = tuple(self.expr(a, scope, ctx) for a in node.args)
+        sig = _BUILTINS.get(name)
+        if sig is None:
+            hint = suggest(name, [*env.functions, *env.tables, *_BUILTINS, *CHANCE, "orders"])
+            self.err(node.func_span, "E0321", f"unknown function `{name}`", hint)
+            return ir.Const(T.ANY, line, None)
+        arity, typer = sig
+        if len(args) not in arity:
+            want = " or ".join(str(a) for a in sorted(arity))
+            self.err(node.span, "E0322", f"`{name}` takes {want} argument(s), not {len(args)}")
+            return ir.Builtin(T.ANY, line, name, args)
+        res = typer(self, args, node)
+        return ir.Builtin(res, line, name, args)
+
+    def call_function(self, node: n.Call, scope: Scope, ctx: Context) -> ir.Expr:
+        info = self.env.functions[node.func]
+        self.env.used.add(node.func)
+        ctx.calls.add(node.func)
+        if not info.done and not info.checking:
+            from rulesdsl.checker.decls import check_function
+
+            check_function(self.env, self, info)
+        args = tuple(self.expr(a, scope, ctx) for a in node.args)
+        if len(args) != len(info.params):
+            self.err(node.span, "E0322",
+                     f"`{node.func}` takes {len(info.params)} argument(s), not {len(args)}")
+        for a, an, (pname, pty) in zip(args, node.args, info.params, strict=False):
+            self.expect(a, pty, an.span, f"argument `{pname}` of `{node.func}`")
+        result = info.result
+        if result is None:
+            self.err(node.span, "E0323", f"`{node.func}` calls itself: give it a result type",
+                     help=f"write `define {node.func}(...) -> TYPE = ...`")
+            result = T.ANY
+        if ctx.kind == "report":
+            for s in sorted(info.secrets):
+                self.err(node.span, "E0307", f"`{node.func}` reads secret parameter `{s}`, so a report cannot use it",
+                         help="secret parameters stay with the GM; report only their effects")
+        ctx.secrets |= info.secrets
+        return ir.CallFn(result, node.span.line, node.func, args)
+
+    def chance(self, node: n.Call, scope: Scope, ctx: Context) -> ir.Expr:
+        line = node.span.line
+        name = node.func
+        if not ctx.allow_chance:
+            self.err(node.func_span, "E0324", f"`{name}` draws at random and cannot be used in a {ctx.kind}",
+                     help="draw in a phase or an order effect and store the result")
+        want = {"chance": 2, "roll": 2, "draw": 2, "pick": 2, "shuffle": 2}[name]
+        if len(node.args) != want or not isinstance(node.args[-1], n.Text) or any(
+                not isinstance(p, str) for p in node.args[-1].parts):
+            usage = {"chance": 'chance(30, "kill")', "roll": 'roll(100, "kill")',
+                     "draw": 'draw(missile_yield, "cards")', "pick": 'pick(players, "fallout")',
+                     "shuffle": 'shuffle(players, "move order")'}[name]
+            self.err(node.span, "E0325", f"`{name}` takes a value and the name of its random stream",
+                     help=f"like `{usage}`: the stream name keeps other draws from shifting")
+            return ir.Const(T.ANY, line, None)
+        purpose = "".join(p for p in node.args[-1].parts if isinstance(p, str))
+        if name == "draw":
+            tnode = node.args[0]
+            if not isinstance(tnode, n.Name) or tnode.name not in self.env.tables:
+                self.err(tnode.span, "E0326", "`draw` needs a weighted table")
+                return ir.Const(T.ANY, line, None)
+            self.env.used.add(tnode.name)
+            if not self.env.tables[tnode.name].weighted:
+                self.err(tnode.span, "E0326", f"`{tnode.name}` is not a weighted table",
+                         help="declare it `table NAME -> TYPE weighted { 50%: ... }`")
+            _, result = self.env.table_types.get(tnode.name, ((), T.ANY))
+            return ir.Builtin(result, line, "draw", (), (tnode.name, purpose))
+        arg = self.expr(node.args[0], scope, ctx)
+        if name in ("chance", "roll"):
+            self.expect(arg, T.INT, node.args[0].span, f"the first argument of `{name}`")
+            return ir.Builtin(T.BOOL if name == "chance" else T.INT, line, name, (arg,), purpose)
+        if not isinstance(arg.ty, (T.ListT, T.SetT)) and arg.ty != T.ANY:
+            self.err(node.args[0].span, "E0316", f"`{name}` needs a list, not {arg.ty.show()}")
+            return ir.Builtin(T.ANY, line, name, (arg,), purpose)
+        item = arg.ty.item if isinstance(arg.ty, (T.ListT, T.SetT)) else T.ANY
+        return ir.Builtin(T.OptT(item) if name == "pick" else T.ListT(item), line, name, (arg,), purpose)
+
+    def comprehension(self, node: n.Comprehension, scope: Scope, ctx: Context) -> ir.Expr:
+        line = node.span.line
+        if node.func not in AGGREGATES:
+            self.err(node.func_span, "E0327", f"`{node.func}(... for ...)` is not an aggregate",
+                     help="aggregates are sum, count, max, min, any, all, best, sorted")
+            return ir.Const(T.ANY, line, None)
+        source = self.expr(node.source, scope, ctx)
+        if isinstance(source.ty, (T.ListT, T.SetT)):
+            item: T.Ty = source.ty.item
+        else:
+            if source.ty != T.ANY:
+                self.err(node.source.span, "E0316", f"cannot go through {source.ty.show()}: it is not a list")
+            item = T.ANY
+        with scope.push():
+            scope.declare(node.var, item)
+            where = self.cond(node.where, scope, ctx) if node.where is not None else None
+            narrow = self.narrowing(node.where, scope, ctx) if node.where is not None else {}
+            with scope.push(narrow):
+                body = self.expr(node.body, scope, ctx)
+                by = self.expr(node.by, scope, ctx) if node.by is not None else None
+        if by is not None and not isinstance(by.ty, T.Num) and by.ty not in (T.ANY, T.TEXT):
+            self.err(node.by.span if node.by else node.span, "E0328", f"cannot sort by {by.ty.show()}",
+                     help="sort by a number or a text")
+        f = node.func
+        if f in ("best", "sorted") and by is None:
+            self.err(node.span, "E0329", f"`{f}` needs `by`: what makes one better than another",
+                     help=f"like `{f}(p for p in players by c.influence[p])`")
+        if f in ("sum", "max", "min"):
+            if not T.is_num(body.ty):
+                self.err(node.body.span, "E0317", f"`{f}` adds up numbers, not {body.ty.show()}")
+                ty: T.Ty = T.ANY
+            else:
+                ty = body.ty
+        elif f == "count":
+            ty = T.INT
+        elif f in ("any", "all"):
+            self.expect(body, T.BOOL, node.body.span, f"the body of `{f}`")
+            ty = T.BOOL
+        elif f == "best":
+            ty = T.OptT(body.ty)
+        else:  # sorted, list
+            ty = T.ListT(T.concrete(body.ty))
+        return ir.Agg(ty, line, f, body, node.var, source, where, by, node.descending)
+
+    # ------------------------------------------------------------ statements
+    def stmts(self, nodes: tuple[n.Stmt, ...], scope: Scope, ctx: Context) -> tuple[ir.Stmt, ...]:
+        return tuple(s for s in (self.stmt(x, scope, ctx) for x in nodes) if s is not None)
+
+    def stmt(self, node: n.Stmt, scope: Scope, ctx: Context) -> ir.Stmt | None:
+        line = node.span.line
+        if isinstance(node, n.Let):
+            if node.name in self.env.params or node.name in self.env.things:
+                self.err(node.span, "E0330", f"`{node.name}` is already a global name; choose another")
+            value = self.expr(node.value, scope, ctx)
+            if value.ty == T.NONE:
+                self.err(node.value.span, "E0331", "cannot tell the type of a bare `none`",
+                         help="use a field or parameter of an optional type")
+            scope.declare(node.name, T.concrete(value.ty))
+            return ir.Let(line, node.name, value)
+        if isinstance(node, n.Assign):
+            target = self.target(node.target, scope, ctx)
+            value = self.expr(node.value, scope, ctx)
+            if node.op == "=":
+                self.expect(value, target.ty, node.value.span, "the new value")
+            elif not T.is_num(target.ty):
+                self.err(node.target.span, "E0317", f"`{node.op}` needs a number here, not {target.ty.show()}")
+            else:
+                self.expect(value, T.strip_opt(target.ty), node.value.span, f"the amount of `{node.op}`")
+            return ir.Assign(line, target, node.op, value)
+        if isinstance(node, n.If):
+            branches = []
+            negatives: dict[str, T.Ty] = {}
+            for cnode, body in node.branches:
+                with scope.push(negatives):
+                    c = self.cond(cnode, scope, ctx)
+                    with scope.push(self.narrowing(cnode, scope, ctx)):
+                        branches.append((c, self.stmts(body, scope, ctx)))
+                    negatives = {**negatives, **self.narrowing(cnode, scope, ctx, positive=False)}
+            otherwise = None
+            if node.otherwise is not None:
+                with scope.push(negatives):
+                    otherwise = self.stmts(node.otherwise, scope, ctx)
+            return ir.If(line, tuple(branches), otherwise)
+        if isinstance(node, n.For):
+            source = self.expr(node.source, scope, ctx)
+            item: T.Ty = source.ty.item if isinstance(source.ty, (T.ListT, T.SetT)) else T.ANY
+            if not isinstance(source.ty, (T.ListT, T.SetT)) and source.ty != T.ANY:
+                self.err(node.source.span, "E0316", f"cannot go through {source.ty.show()}: it is not a list")
+            with scope.push():
+                scope.declare(node.var, item)
+                where = self.cond(node.where, scope, ctx) if node.where else None
+                narrow = self.narrowing(node.where, scope, ctx) if node.where else {}
+                with scope.push(narrow):
+                    by = self.expr(node.by, scope, ctx) if node.by else None
+                    loop_body = self.stmts(node.body, scope, ctx)
+            return ir.For(line, node.var, source, where, by, node.descending, loop_body)
+        if isinstance(node, n.CallStmt):
+            if node.func not in self.env.procedures:
+                known = self.env.procedures
+                if node.func in self.env.functions:
+                    self.err(node.span, "E0332", f"`{node.func}` computes a value; use it in an expression")
+                else:
+                    self.err(node.span, "E0321", f"unknown procedure `{node.func}`", suggest(node.func, known))
+                return None
+            proc = self.env.procedures[node.func]
+            self.env.used.add(node.func)
+            args = tuple(self.expr(a, scope, ctx) for a in node.args)
+            if len(args) != len(proc.params):
+                self.err(node.span, "E0322", f"`{node.func}` takes {len(proc.params)} argument(s), not {len(args)}")
+            for a, an, (pname, pty) in zip(args, node.args, proc.params, strict=False):
+                self.expect(a, pty, an.span, f"argument `{pname}` of `{node.func}`")
+            return ir.CallProc(line, node.func, args)
+        if isinstance(node, n.Run):
+            if not ctx.allow_run:
+                self.err(node.span, "E0333", "`run` belongs in a phase")
+            order = self.env.orders.get(node.order)
+            if order is None or order.kind != "game":
+                self.err(node.span, "E0320", f"unknown order `{node.order}`",
+                         suggest(node.order, [k for k, o in self.env.orders.items() if o.kind == "game"]))
+                return None
+            return ir.Run(line, node.order)
+        if isinstance(node, n.News):
+            return ir.News(line, self.text(node.text, scope, ctx))
+        if isinstance(node, n.Tell):
+            who = self.expr(node.player, scope, ctx)
+            self.expect(who, T.PLAYER, node.player.span, "the one told")
+            return ir.Tell(line, who, self.text(node.text, scope, ctx))
+        if isinstance(node, n.Add):
+            target = self.target(node.target, scope, ctx)
+            value = self.expr(node.value, scope, ctx)
+            if isinstance(target.ty, (T.ListT, T.SetT)):
+                self.expect(value, target.ty.item, node.value.span, "the item added")
+            elif target.ty != T.ANY:
+                self.err(node.target.span, "E0316", f"cannot add to {target.ty.show()}: it is not a list or set",
+                         help="for numbers write `x += 1`")
+            return ir.Add(line, value, target)
+        if isinstance(node, n.Clear):
+            target = self.target(node.target, scope, ctx)
+            if not isinstance(target.ty, (T.ListT, T.SetT, T.MapT)) and target.ty != T.ANY:
+                self.err(node.target.span, "E0316", f"cannot clear {target.ty.show()}",
+                         help="`clear` empties a list, a set or a per-key value")
+            return ir.Clear(line, target)
+        if isinstance(node, n.Fail):
+            if not ctx.allow_fail:
+                self.err(node.span, "E0334", "`fail` belongs in an order's effect",
+                         help="it refuses the order with its reason")
+            return ir.Fail(line, self.text(node.text, scope, ctx))
+        raise AssertionError(f"unhandled statement {node!r}")
+
+    def target(self, node: n.Expr, scope: Scope, ctx: Context) -> ir.Expr:
+        """An assignable place: a let name, a field, a per-key value."""
+        if isinstance(node, n.Name):
+            ty = scope.lookup(node.name)
+            if ty is None:
+                self.err(node.span, "E0335", f"`{node.name}` is not a local name that can change",
+                         help=f"declare it first: `let {node.name} = ...`")
+                return ir.Local(T.ANY, node.span.line, node.name)
+            return ir.Local(ty, node.span.line, node.name)
+        if isinstance(node, n.Attr):
+            e = self.attr(node, scope, ctx)
+            if isinstance(e, ir.Field) and isinstance(e.obj.ty, T.ThingT):
+                thing = e.obj.ty.name
+                key = self.env.things[thing].key if thing in self.env.things else None
+                if node.name == key or (thing == "Player" and node.name in PLAYER_BUILTINS
+                                        and node.name not in PLAYER_WRITABLE):
+                    self.err(node.name_span, "E0336", f"`{node.name}` of a {thing} cannot change")
+                # A narrowed read type must not become the type of the store.
+                fd = self.env.fields_of(thing).get(node.name)
+                if fd is not None:
+                    return ir.Field(fd.ty, e.line, e.obj, e.name)
+            elif isinstance(e, ir.Field) and isinstance(e.obj.ty, T.OrderT):
+                self.err(node.span, "E0336", "an order's arguments cannot change")
+            elif isinstance(e, ir.RecordGet):
+                self.err(node.span, "E0336", "records are values and cannot change")
+            return e
+        if isinstance(node, n.Index):
+            e = self.index(node, scope, ctx)
+            if isinstance(e, ir.TableGet):
+                self.err(node.span, "E0336", "tables are fixed and cannot change")
+            return e
+        self.err(node.span, "E0335", "this cannot be assigned to")
+        return ir.Const(T.ANY, node.span.line, None)
+
+
+# ---------------------------------------------------------------- builtin functions
+def _num_same(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    ty: T.Ty = args[0].ty
+    for a, an in zip(args, node.args, strict=True):
+        if not T.is_num(a.ty):
+            c.err(an.span, "E0317", f"`{node.func}` needs numbers, not {a.ty.show()}")
+            return T.ANY
+        if not T.comparable(ty, a.ty):
+            c.err(an.span, "E0317", f"`{node.func}` cannot mix {T.Ty.show(ty)} and {a.ty.show()}")
+            return T.ANY
+        if isinstance(ty, T.Num) and ty.literal:
+            ty = a.ty
+    return ty
+
+
+def _to_int(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    t = args[0].ty
+    if not T.is_num(t):
+        c.err(node.args[0].span, "E0317", f"`{node.func}` needs a number, not {t.show()}")
+        return T.ANY
+    return T.Num(t.unit, False) if isinstance(t, T.Num) else T.ANY
+
+
+def _size(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    t = args[0].ty
+    if not isinstance(t, (T.ListT, T.SetT)) and t not in (T.TEXT, T.ANY):
+        c.err(node.args[0].span, "E0316", f"`size` needs a list, not {t.show()}")
+    return T.INT
+
+
+def _text_fn(result: T.Ty, *want: T.Ty) -> Typer:
+    def typer(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+        for a, an, w in zip(args, node.args, want, strict=False):
+            c.expect(a, w, an.span, f"the argument of `{node.func}`")
+        return result
+    return typer
+
+
+def _text_of(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    return T.TEXT
+
+
+def _first(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    t = args[0].ty
+    if isinstance(t, (T.ListT, T.SetT)):
+        return T.OptT(t.item)
+    if t != T.ANY:
+        c.err(node.args[0].span, "E0316", f"`{node.func}` needs a list, not {t.show()}")
+    return T.ANY
+
+
+def _money(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    c.expect(args[0], T.INT, node.args[0].span, "the argument of `money`")
+    return T.MONEY
+
+
+def _count_of(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    c.expect(args[0], T.MONEY, node.args[0].span, "the argument of `amount`")
+    return T.INT
+
+
+Typer = Callable[[ExprChecker, tuple[ir.Expr, ...], n.Call], T.Ty]
+_BUILTINS: dict[str, tuple[set[int], Typer]] = {
+    "min": ({2, 3}, _num_same),
+    "max": ({2, 3}, _num_same),
+    "clamp": ({3}, _num_same),
+    "abs": ({1}, _num_same),
+    "round": ({1}, _to_int),
+    "floor": ({1}, _to_int),
+    "ceil": ({1}, _to_int),
+    "size": ({1}, _size),
+    "length": ({1}, _text_fn(T.INT, T.TEXT)),
+    "upper": ({1}, _text_fn(T.TEXT, T.TEXT)),
+    "truncate": ({2}, _text_fn(T.TEXT, T.TEXT, T.INT)),
+    "is_alnum": ({1}, _text_fn(T.BOOL, T.TEXT)),
+    "text": ({1}, _text_of),
+    "first": ({1}, _first),
+    "money": ({1}, _money),
+    "amount": ({1}, _count_of),
+}
+BUILTIN_NAMES = sorted([*_BUILTINS, *CHANCE, "orders"])

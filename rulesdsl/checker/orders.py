@@ -1,0 +1,212 @@
+"""Order, phase and victory AST -> IR: syntax patterns, arguments, refusals, costs, limits, sequence."""
+
+from __future__ import annotations
+
+import re
+
+from rulesdsl import ir
+from rulesdsl import nodes as n
+from rulesdsl import types as T
+from rulesdsl.checker.decls import const_value
+from rulesdsl.checker.env import Context, Env, Scope, suggest
+from rulesdsl.checker.exprs import ExprChecker
+from rulesdsl.source import Span
+
+PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+HEADER_SLOTS = {"game", "account", "code"}
+
+
+def policy(env: Env, module: n.Module) -> ir.OrderPolicy:
+    decls = [d for d in module.decls if isinstance(d, n.OrdersDecl)]
+    for extra in decls[1:]:
+        env.diags.error(extra.span, "E0401", "only one `orders { ... }` block per file")
+    if not decls:
+        return ir.OrderPolicy()
+    header: tuple[str, ...] = ()
+    budget, start, plus, limit, new_limit, pay = None, 0, 0, None, None, None
+    for s in decls[0].settings:
+        if s.kind == "header":
+            header = s.strings
+            slots = [m for line in header for m in PLACEHOLDER.findall(line)]
+            for slot in slots:
+                if slot not in HEADER_SLOTS:
+                    env.diags.error(s.span, "E0402", f"unknown header slot `{{{slot}}}`",
+                                    help="header lines may hold {game}, {account} and {code}")
+            for need in ("account", "code"):
+                if need not in slots:
+                    env.diags.error(s.span, "E0402", f"the header must hold `{{{need}}}` to know who writes")
+        elif s.kind == "budget":
+            fd = env.player_fields.get(s.name)
+            if fd is None or not isinstance(fd.ty, T.Num) or fd.ty.unit:
+                env.diags.error(s.span, "E0403", f"`budget {s.name}` needs a player field `{s.name}: int`",
+                                help=suggest(s.name, env.player_fields))
+            budget = s.name
+            start = const_value(env, s.exprs[0], T.INT, "the starting budget")
+            plus = const_value(env, s.exprs[1], T.INT, "the budget added each turn")
+        elif s.kind == "limit":
+            limit = const_value(env, s.exprs[0], T.INT, "the limit")
+        elif s.kind == "new_limit":
+            new_limit = const_value(env, s.exprs[0], T.INT, "the limit of new orders")
+        elif s.kind == "pay":
+            fd = env.player_fields.get(s.name)
+            if fd is None or fd.ty != T.MONEY:
+                env.diags.error(s.span, "E0404", f"`pay from {s.name}` needs a player field `{s.name}: money`",
+                                help=suggest(s.name, env.player_fields))
+            pay = s.name
+    return ir.OrderPolicy(header, budget, start, plus, limit, new_limit, pay)
+
+
+def _arg_type(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:
+    scope, ctx = Scope(), Context("static", allow_chance=False)
+    if a.type is not None and a.low is None:
+        ty = env.resolve_type(a.type)
+        if not (isinstance(ty, T.ThingT) or ty in (T.TEXT, T.INT, T.MONEY, T.ANY)):
+            env.diags.error(a.type.span, "E0405", f"an order argument is a thing, a Player, a number or a text, "
+                            f"not {ty.show()}")
+        return ir.Arg(a.name, ty, None, None)
+    ty = env.resolve_type(a.type) if a.type is not None else T.INT
+    if ty not in (T.INT, T.MONEY, T.ANY):
+        env.diags.error(a.span, "E0405", f"a range needs int or money, not {ty.show()}")
+    lo = checker.expr(a.low, scope, ctx) if a.low is not None else None
+    hi = checker.expr(a.high, scope, ctx) if a.high is not None else None
+    for e, node in ((lo, a.low), (hi, a.high)):
+        if e is not None and node is not None:
+            checker.expect(e, ty, node.span, "a bound")
+    return ir.Arg(a.name, ty, lo, hi)
+
+
+def signatures(env: Env) -> None:
+    """Argument types of every order, so that functions may read `o.cash` of `orders(kind)`."""
+    for name, d in env.orders.items():
+        types: dict[str, T.Ty] = {}
+        for a in d.args:
+            types[a.name] = env.resolve_type(a.type) if a.type is not None else T.INT
+        env.order_args[name] = types
+
+
+def orders(env: Env, checker: ExprChecker, pol: ir.OrderPolicy) -> list[ir.Order]:
+    out = []
+    for name, d in env.orders.items():
+        placeholders = PLACEHOLDER.findall(d.pattern)
+        if d.kind in ("stop", "discard"):
+            if placeholders:
+                env.diags.error(d.pattern_span, "E0406", f"a {d.kind} order takes no arguments")
+            out.append(ir.Order(name, d.kind, d.pattern, (), (), (), (), None, (), d.span.line))
+            continue
+        args = []
+        arg_names = [a.name for a in d.args]
+        for a in d.args:
+            if arg_names.count(a.name) > 1 and a is not d.args[arg_names.index(a.name)]:
+                env.diags.error(a.span, "E0203", f"argument `{a.name}` is declared twice")
+                continue
+            args.append(_arg_type(env, checker, a))
+        for ph in placeholders:
+            if ph not in arg_names:
+                env.diags.error(d.pattern_span, "E0407", f"`{{{ph}}}` in the order's syntax is not an argument",
+                                help=suggest(ph, arg_names) or f"declare it: `{ph}: TYPE`")
+        for a in d.args:
+            if placeholders.count(a.name) == 0:
+                env.diags.error(a.span, "E0408", f"argument `{a.name}` does not appear in the syntax \"{d.pattern}\"",
+                                help=f"write `{{{a.name}}}` where the player gives it")
+            elif placeholders.count(a.name) > 1:
+                env.diags.error(d.pattern_span, "E0407", f"`{{{a.name}}}` appears twice in the syntax")
+        if not re.match(r"^[^{}\s]", d.pattern):
+            env.diags.error(d.pattern_span, "E0409", "an order's syntax starts with its keyword, like \"A,{country}\"")
+        for i in range(len(d.pattern) - 1):
+            if d.pattern[i] == "}" and d.pattern[i + 1] == "{":
+                env.diags.error(d.pattern_span, "E0409", "two arguments need something between them",
+                                help="separate them with a comma or a space")
+        env.order_args[name] = {arg.name: arg.ty for arg in args}
+        scope = Scope()
+        for arg in args:
+            scope.declare(arg.name, arg.ty)
+        ctx = Context("order", me=True, order=name, allow_chance=False)
+        valids = tuple(ir.Check(checker.cond(c.cond, scope, ctx), checker.text(c.message, scope, ctx), c.span.line)
+                       for c in d.valids)
+        requires = tuple(ir.Check(checker.cond(c.cond, scope, ctx), checker.text(c.message, scope, ctx),
+                                  c.span.line) for c in d.requires)
+        once = []
+        for oname, ospan in d.once_per:
+            if oname not in arg_names:
+                env.diags.error(ospan, "E0410", f"`once per turn per {oname}`: `{oname}` is not an argument",
+                                help=suggest(oname, arg_names))
+            once.append(oname)
+        cost = None
+        if d.cost is not None:
+            cost = checker.expr(d.cost, scope, ctx)
+            checker.expect(cost, T.MONEY, d.cost.span, "a cost")
+            if pol.pay_field is None:
+                env.diags.error(d.cost.span, "E0411", "orders cost money but nothing says what pays",
+                                help="add `pay from cash` to the `orders { ... }` block")
+            if d.kind == "personal":
+                env.diags.error(d.cost.span, "E0412", "a personal order costs nothing")
+        effect: tuple[ir.Stmt, ...] = ()
+        if d.effect is not None:
+            ectx = Context("order", me=True, order=name, allow_fail=True)
+            with scope.push():
+                effect = checker.stmts(d.effect, scope, ectx)
+        out.append(ir.Order(name, d.kind, d.pattern, tuple(args), valids, requires, tuple(once), cost, effect,
+                            d.span.line))
+    return out
+
+
+def phases(env: Env, checker: ExprChecker, module: n.Module) -> list[ir.Phase]:
+    out = []
+    seen: dict[str, Span] = {}
+    runs: dict[str, Span] = {}
+    for d in module.decls:
+        if not isinstance(d, n.PhaseDecl):
+            continue
+        if d.name in seen:
+            env.diags.error(d.span, "E0203", f"phase `{d.name}` is declared twice", notes=[f"first at {seen[d.name]}"])
+            continue
+        seen[d.name] = d.span
+        scope = Scope()
+        ctx = Context("phase", allow_run=True)
+        when = checker.cond(d.when, scope, ctx) if d.when is not None else None
+        body = checker.stmts(d.body, scope, ctx)
+        for stmt in _walk(d.body):
+            if isinstance(stmt, n.Run) and stmt.order in env.orders:
+                if stmt.order in runs:
+                    env.diags.error(stmt.span, "E0413", f"order `{stmt.order}` is already run at {runs[stmt.order]}",
+                                    help="an order runs in one phase")
+                runs[stmt.order] = stmt.span
+        out.append(ir.Phase(d.name, when, body, d.span.line))
+    for name, o in env.orders.items():
+        if o.kind == "game" and name not in runs:
+            env.diags.error(o.span, "E0414", f"no phase runs order `{name}`, so it would never happen",
+                            help=f"add `phase {name}: run {name}` where it belongs in the sequence")
+    return out
+
+
+def _walk(stmts: tuple[n.Stmt, ...]) -> list[n.Stmt]:
+    out: list[n.Stmt] = []
+    for s in stmts:
+        out.append(s)
+        if isinstance(s, n.If):
+            for _, body in s.branches:
+                out.extend(_walk(body))
+            if s.otherwise:
+                out.extend(_walk(s.otherwise))
+        elif isinstance(s, n.For):
+            out.extend(_walk(s.body))
+    return out
+
+
+def victories(env: Env, checker: ExprChecker, module: n.Module) -> list[ir.Victory]:
+    out = []
+    for d in module.decls:
+        if not isinstance(d, n.VictoryDecl):
+            continue
+        scope = Scope()
+        scope.declare(d.var, T.PLAYER)
+        ctx = Context("victory", allow_chance=False)
+        when = checker.cond(d.when, scope, ctx)
+        held = 1
+        if d.held_for is not None:
+            held = const_value(env, d.held_for, T.INT, "the number of turns")
+            if held < 1:
+                env.diags.error(d.held_for.span, "E0415", "a victory must hold for at least 1 turn")
+        warn = checker.text(d.warn, scope, ctx) if d.warn is not None else None
+        out.append(ir.Victory(d.name, d.var, when, held, warn, d.span.line))
+    return out

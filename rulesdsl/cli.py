@@ -1,0 +1,130 @@
+"""Command line -> the compiler and the game folder: check, compile, new, turn."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rulesdsl import __version__
+from rulesdsl.compiler import check_path, compile_path
+from rulesdsl.diagnostics import CompileError, render_json, render_text
+from rulesdsl.game.folder import GameError, GameFolder
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    failed = False
+    all_diags = []
+    text_parts = []
+    for raw in args.rules:
+        path = Path(raw)
+        if not path.is_file():
+            print(f"{raw}: no such file", file=sys.stderr)
+            failed = True
+            continue
+        checked = check_path(path, raw)
+        all_diags.extend(checked.diagnostics)
+        if checked.diagnostics:
+            text_parts.append(render_text(checked.diagnostics, checked.sources))
+        failed = failed or not checked.ok
+    if args.format == "json":
+        print(render_json(all_diags))
+    else:
+        if text_parts:
+            print("\n".join(text_parts))
+        if not failed:
+            print(f"{', '.join(args.rules)}: ok")
+    return 1 if failed else 0
+
+
+def cmd_compile(args: argparse.Namespace) -> int:
+    path = Path(args.rules)
+    if not path.is_file():
+        print(f"{args.rules}: no such file", file=sys.stderr)
+        return 2
+    try:
+        text = compile_path(path)
+    except CompileError as e:
+        print(render_text(e.diagnostics, e.sources), file=sys.stderr)
+        return 1
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}")
+    return 0
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    rules = Path(args.rules)
+    if not rules.is_file():
+        print(f"{args.rules}: no such file", file=sys.stderr)
+        return 2
+    scenario = Path(args.scenario) if args.scenario else None
+    folder = GameFolder.create(rules, Path(args.gamedir), scenario, args.seed)
+    game = folder.load_game()
+    print(f"{game.spec.title} {game.meta.get('id', '')}: a new game in {args.gamedir} "
+          f"with {len(game.all_players)} players.")
+    print(f"  starting state: {Path(args.gamedir) / 'turns' / 'turn-000' / 'state.yaml'}")
+    return 0
+
+
+def cmd_turn(args: argparse.Namespace) -> int:
+    folder = GameFolder(Path(args.gamedir))
+    result = folder.process_turn([Path(f) for f in args.orders])
+    print(f"{args.gamedir}: {len(result.reports)} report(s) for turn {result.turn}:")
+    for name, path in result.reports:
+        print(f"  {path}  ({name})")
+    print(f"  news: {result.news}")
+    print(f"  state: {result.folder / 'state.yaml'}")
+    for warning in result.unrouted:
+        print(f"warning: {warning}; these orders were not processed", file=sys.stderr)
+    if result.game_over:
+        print("The game is over." + (f" Winner: {', '.join(result.winners)}." if result.winners else ""))
+    if args.show:
+        wanted = [p for n, p in result.reports if args.show in (n, p.name.split("-", 1)[0])]
+        if not wanted:
+            print(f"warning: no report for {args.show}", file=sys.stderr)
+        for path in wanted:
+            print()
+            sys.stdout.write(path.read_text(encoding="utf-8"))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rulesdsl", description="Compile and run play-by-mail games written in rulesdsl.")
+    p.add_argument("--version", action="version", version=f"rulesdsl {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("check", help="report every mistake in .rules files")
+    c.add_argument("rules", nargs="+")
+    c.add_argument("--format", choices=("text", "json"), default="text")
+    c.set_defaults(func=cmd_check)
+    k = sub.add_parser("compile", help="write the generated Python module")
+    k.add_argument("rules")
+    k.add_argument("-o", "--output")
+    k.set_defaults(func=cmd_compile)
+    n = sub.add_parser("new", help="start a game in a new folder")
+    n.add_argument("rules")
+    n.add_argument("gamedir")
+    n.add_argument("--scenario")
+    n.add_argument("--seed", type=int)
+    n.set_defaults(func=cmd_new)
+    t = sub.add_parser("turn", help="process the next turn from the players' order files")
+    t.add_argument("gamedir")
+    t.add_argument("orders", nargs="*")
+    t.add_argument("--show", help="print the report of this account (or player name) after the turn")
+    t.set_defaults(func=cmd_turn)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        result: int = args.func(args)
+        return result
+    except GameError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except CompileError as e:
+        print(render_text(e.diagnostics, e.sources), file=sys.stderr)
+        return 1

@@ -1,0 +1,574 @@
+"""Typed IR (`ir.Program`) -> Python module text that imports only `rulesdsl.runtime`.
+
+The generator trusts the IR: every user error was reported by the checker, so anything that goes
+wrong here is a bug in rulesdsl and raises AssertionError.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+from rulesdsl import __version__, ir
+from rulesdsl import types as T
+from rulesdsl.codegen import names
+from rulesdsl.codegen.writer import Writer
+from rulesdsl.runtime import exported
+
+
+def type_desc(ty: T.Ty) -> tuple[Any, ...]:
+    if isinstance(ty, T.Num):
+        return ("decimal",) if ty.decimal else ("money",) if ty.unit == "money" else ("int",)
+    if ty == T.BOOL:
+        return ("bool",)
+    if ty == T.TEXT:
+        return ("text",)
+    if isinstance(ty, T.ThingT):
+        return ("thing", ty.name)
+    if isinstance(ty, T.OptT):
+        return ("opt", type_desc(ty.inner))
+    if isinstance(ty, T.ListT):
+        return ("list", type_desc(ty.item))
+    if isinstance(ty, T.SetT):
+        return ("set", type_desc(ty.item))
+    if isinstance(ty, T.MapT):
+        assert isinstance(ty.key, T.ThingT)
+        return ("map", ty.key.name, type_desc(ty.value))
+    raise AssertionError(f"no state type for {ty}")
+
+
+def const(value: Any) -> str:
+    if isinstance(value, Fraction):
+        return f"Fraction({value.numerator}, {value.denominator})" if value.denominator != 1 else str(value.numerator)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(const(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {const(v)}" for k, v in value.items()) + "}"
+    return repr(value)
+
+
+class Emitter:
+    def __init__(self, program: ir.Program) -> None:
+        self.p = program
+        self.w = Writer(program.source_name)
+        self.used: set[str] = {"Fraction"}
+
+    # ------------------------------------------------------------ expressions
+    def rt(self, name: str) -> str:
+        assert name in exported, f"runtime does not export {name}"
+        self.used.add(name)
+        return name
+
+    def ex(self, e: ir.Expr) -> str:
+        if isinstance(e, ir.Const):
+            if isinstance(e.value, Fraction):
+                return const(e.value)
+            return repr(e.value)
+        if isinstance(e, ir.Interp):
+            parts = ", ".join(repr(p) if isinstance(p, str) else self.ex(p) for p in e.parts)
+            return f"{self.rt('interp')}({parts})"
+        if isinstance(e, ir.Local):
+            return names.local(e.name)
+        if isinstance(e, ir.ParamRef):
+            return f"g.params[{e.name!r}]"
+        if isinstance(e, ir.Special):
+            return {"me": "me", "turn": "g.turn", "players": "g.players()", "all_players": "g.all_players",
+                    "game_over": "g.game_over"}[e.name]
+        if isinstance(e, ir.AllOf):
+            return f"g.all[{e.thing!r}]"
+        if isinstance(e, ir.Field):
+            return self.field(e)
+        if isinstance(e, ir.MapGet):
+            default = self.ex(e.default) if e.default is not None else "None"
+            return f"{self.rt('mget')}({self.ex(e.obj)}, {self.ex(e.key)}, {default})"
+        if isinstance(e, ir.ListIndex):
+            return f"{self.rt('index')}({self.ex(e.obj)}, {self.ex(e.index)})"
+        if isinstance(e, ir.RecordGet):
+            return f"{self.ex(e.obj)}[{e.name!r}]"
+        if isinstance(e, ir.TableGet):
+            return f"{names.table(e.table)}(g, " + ", ".join(self.ex(a) for a in e.args) + ")"
+        if isinstance(e, ir.CallFn):
+            return f"{names.function(e.func)}(" + ", ".join(["g", *(self.ex(a) for a in e.args)]) + ")"
+        if isinstance(e, ir.Builtin):
+            return self.builtin(e)
+        if isinstance(e, ir.Agg):
+            return self.agg(e)
+        if isinstance(e, ir.BinOp):
+            a, b = self.ex(e.left), self.ex(e.right)
+            if e.op == "/":
+                return f"{self.rt('div')}({a}, {b})"
+            if e.op == "div":
+                return f"{self.rt('intdiv')}({a}, {b})"
+            if e.op in ("==", "!=") and (_is_thing(e.left.ty) or _is_thing(e.right.ty)):
+                # Things are compared by identity: there is one object per key.
+                return f"({a} {'is' if e.op == '==' else 'is not'} {b})"
+            return f"({a} {e.op} {b})"
+        if isinstance(e, ir.UnaryOp):
+            return f"(not {self.ex(e.operand)})" if e.op == "not" else f"(-{self.ex(e.operand)})"
+        if isinstance(e, ir.Cond):
+            return f"({self.ex(e.then)} if {self.ex(e.cond)} else {self.ex(e.otherwise)})"
+        if isinstance(e, ir.MakeList):
+            return "[" + ", ".join(self.ex(i) for i in e.items) + "]"
+        if isinstance(e, ir.MakeRecord):
+            return "{" + ", ".join(f"{k!r}: {self.ex(v)}" for k, v in e.fields) + "}"
+        raise AssertionError(f"cannot emit {e!r}")
+
+    def field(self, e: ir.Field) -> str:
+        obj = self.ex(e.obj)
+        ty = e.obj.ty
+        if isinstance(ty, T.OrderT):
+            return f"{obj}.player" if e.name == "player" else f"{obj}.args[{e.name!r}]"
+        if isinstance(ty, T.ThingT):
+            if ty.name == "Player" and e.name == "key":
+                return f"{obj}._key"
+            thing = next((t for t in self.p.things if t.name == ty.name), None)
+            if thing is not None and e.name == thing.key:
+                return f"{obj}._key"
+        return f"{obj}.{names.attr(e.name)}"
+
+    def builtin(self, e: ir.Builtin) -> str:
+        a = [self.ex(x) for x in e.args]
+        f = e.func
+        simple = {"min": "min", "max": "max", "abs": "abs", "size": "len", "length": "len"}
+        if f in simple:
+            return f"{simple[f]}({', '.join(a)})"
+        mapped = {"clamp": "clamp", "round": "to_round", "floor": "to_floor", "ceil": "to_ceil",
+                  "truncate": "truncate", "is_alnum": "is_alnum", "text": "fmt", "first": "first"}
+        if f in mapped:
+            return f"{self.rt(mapped[f])}({', '.join(a)})"
+        if f == "upper":
+            return f"{a[0]}.upper()"
+        if f in ("money", "amount"):
+            return a[0]
+        if f == "orders":
+            return f"g.orders_of({e.extra!r})"
+        if f == "draw":
+            table, purpose = e.extra
+            return f"{names.table(table)}(g, g.rng({purpose!r}))"
+        if f in ("chance", "roll", "pick", "shuffle"):
+            return f"{self.rt(f)}(g.rng({e.extra!r}), {a[0]})"
+        raise AssertionError(f"unknown builtin {f}")
+
+    def agg(self, e: ir.Agg) -> str:
+        v = names.local(e.var)
+        src = self.ex(e.source)
+        cond = f" if {self.ex(e.where)}" if e.where is not None else ""
+        gen = f"for {v} in {src}{cond}"
+        body = self.ex(e.body)
+        f = e.func
+        if f == "sum":
+            return f"sum({body} {gen})"
+        if f == "count":
+            return f"sum(1 {gen})"
+        if f == "max":
+            return f"{self.rt('agg_max')}({body} {gen})"
+        if f == "min":
+            return f"{self.rt('agg_min')}({body} {gen})"
+        if f in ("any", "all"):
+            return f"{f}({body} {gen})"
+        if f == "best":
+            assert e.by is not None
+            return f"{self.rt('best')}(({self.ex(e.by)}, {body}) {gen})"
+        # sorted, list
+        if e.by is None:
+            return f"[{body} {gen}]"
+        ordered = f"{self.rt('ordered')}([{v} {gen}], lambda {v}: {self.ex(e.by)}, {e.descending})"
+        return f"[{body} for {v} in {ordered}]"
+
+    # ------------------------------------------------------------ statements
+    def stmts(self, body: tuple[ir.Stmt, ...]) -> None:
+        if not body:
+            self.w.line("pass")
+        for s in body:
+            self.stmt(s)
+
+    def stmt(self, s: ir.Stmt) -> None:
+        w = self.w
+        if isinstance(s, ir.Let):
+            w.line(f"{names.local(s.name)} = {self.ex(s.value)}", s.line)
+        elif isinstance(s, ir.Assign):
+            self.assign(s)
+        elif isinstance(s, ir.If):
+            for i, (test, body) in enumerate(s.branches):
+                w.line(f"{'if' if i == 0 else 'elif'} {self.ex(test)}:", test.line)
+                with w.indent():
+                    self.stmts(body)
+            if s.otherwise is not None:
+                w.line("else:")
+                with w.indent():
+                    self.stmts(s.otherwise)
+        elif isinstance(s, ir.For):
+            v = names.local(s.var)
+            cond = f" if {self.ex(s.where)}" if s.where is not None else ""
+            key = f"lambda {v}: {self.ex(s.by)}" if s.by is not None else "None"
+            # Always a copy: the body may change what it goes through.
+            if s.where is None and s.by is None:
+                w.line(f"for {v} in list({self.ex(s.source)}):", s.line)
+            else:
+                w.line(f"for {v} in {self.rt('ordered')}([{v} for {v} in {self.ex(s.source)}{cond}], {key}, "
+                       f"{s.descending}):", s.line)
+            with w.indent():
+                self.stmts(s.body)
+        elif isinstance(s, ir.CallProc):
+            w.line(f"{names.procedure(s.proc)}(" + ", ".join(["g", *(self.ex(a) for a in s.args)]) + ")", s.line)
+        elif isinstance(s, ir.Run):
+            w.line(f"g.run({s.order!r})", s.line)
+        elif isinstance(s, ir.News):
+            w.line(f"g.news({self.ex(s.text)})", s.line)
+        elif isinstance(s, ir.Tell):
+            w.line(f"g.tell({self.ex(s.player)}, {self.ex(s.text)})", s.line)
+        elif isinstance(s, ir.Add):
+            self.add(s)
+        elif isinstance(s, ir.Clear):
+            t = s.target
+            if isinstance(t, ir.MapGet):
+                w.line(f"{self.rt('mset')}({self.ex(t.obj)}, {self.ex(t.key)}, [], [])", s.line)
+            else:
+                w.line(f"{self.ex(t)}.clear()", s.line)
+        elif isinstance(s, ir.Fail):
+            w.line(f"raise {self.rt('OrderFailed')}({self.ex(s.text)})", s.line)
+        else:
+            raise AssertionError(f"cannot emit {s!r}")
+
+    def assign(self, s: ir.Assign) -> None:
+        t = s.target
+        value = self.ex(s.value)
+        if isinstance(t, ir.MapGet):
+            obj, key = self.ex(t.obj), self.ex(t.key)
+            default = self.ex(t.default) if t.default is not None else "None"
+            if s.op != "=":
+                value = f"{self.rt('mget')}({obj}, {key}, {default}) {s.op[0]} {value}"
+            self.w.line(f"{self.rt('mset')}({obj}, {key}, {value}, {default})", s.line)
+            return
+        if isinstance(t, (ir.Local, ir.Field)):
+            self.w.line(f"{self.ex(t)} {s.op} {value}", s.line)
+            return
+        raise AssertionError(f"cannot assign to {t!r}")
+
+    def add(self, s: ir.Add) -> None:
+        t = s.target
+        is_set = isinstance(t.ty, T.SetT)
+        if isinstance(t, ir.MapGet):
+            obj, key = self.ex(t.obj), self.ex(t.key)
+            self.w.line(f"{self.rt('madd')}({obj}, {key}, {self.ex(s.value)}, {is_set})", s.line)
+        elif is_set:
+            self.w.line(f"{self.rt('set_add')}({self.ex(t)}, {self.ex(s.value)})", s.line)
+        else:
+            self.w.line(f"{self.ex(t)}.append({self.ex(s.value)})", s.line)
+
+    # ------------------------------------------------------------ declarations
+    def module(self) -> str:
+        p = self.p
+        w = self.w
+        body = Writer(p.source_name)
+        self.w = body
+        self.things()
+        self.tables()
+        self.functions()
+        self.orders()
+        self.phases()
+        self.report_and_victory()
+        self.spec()
+        self.w = w
+        w.line(f"# @generated by rulesdsl {__version__} from {p.source_name} (sha256:{p.source_hash[:16]}).")
+        w.line("# Do not edit: change the .rules file and compile again.")
+        w.line(f'"""{p.title}, compiled from {p.source_name}."""')
+        w.line()
+        imports = sorted(self.used | {"Thing", "PlayerBase", "RulesetSpec"})
+        w.line("from rulesdsl.runtime import (")
+        with w.indent():
+            for name in imports:
+                w.line(f"{name},")
+        w.line(")")
+        w.line()
+        offset = len(w.lines)
+        for text in body.lines:
+            w.lines.append(text)
+        w.line_map.extend((py + offset, src) for py, src in body.line_map)
+        w.line()
+        w.line("LINE_MAP = (")
+        with w.indent():
+            for i in range(0, len(w.line_map), 6):
+                w.line(" ".join(f"({a}, {b})," for a, b in w.line_map[i:i + 6]))
+        w.line(")")
+        w.line("RULESET = _ruleset(LINE_MAP)")
+        return w.text()
+
+    def things(self) -> None:
+        w = self.w
+        for t in self.p.things:
+            w.line()
+            w.line()
+            w.mark(t.line)
+            w.line(f"class {t.name}(Thing):")
+            with w.indent():
+                slots = ", ".join(repr(names.attr(f.name)) for f in t.fields)
+                w.line(f"__slots__ = ({slots}{',' if len(t.fields) == 1 else ''})")
+                w.line(f"TYPE = {t.name!r}")
+        w.line()
+        w.line()
+        w.line("class Player(PlayerBase):")
+        with w.indent():
+            slots = ", ".join(repr(names.attr(f.name)) for f in self.p.player_fields)
+            w.line(f"__slots__ = ({slots}{',' if len(self.p.player_fields) == 1 else ''})")
+            w.line("TYPE = 'Player'")
+
+    def tables(self) -> None:
+        w = self.w
+        for t in self.p.tables:
+            w.line()
+            w.line()
+            w.mark(t.line)
+            if t.kind == "weighted":
+                w.line(f"def {names.table(t.name)}(g, rng):")
+                with w.indent():
+                    rows = ", ".join(f"({const(Fraction(wt))}, {self.ex(v)})" for wt, v in t.rows)
+                    w.line(f"return {self.rt('weighted_pick')}(rng, ({rows},))")
+                continue
+            params = [f"k{i}" for i in range(len(t.param_types))]
+            w.line(f"def {names.table(t.name)}(" + ", ".join(["g", *params]) + "):")
+            with w.indent():
+                if t.kind == "range":
+                    for (lo, lo_open, hi, hi_open), value in t.rows:
+                        conds = []
+                        if lo is not None:
+                            conds.append(f"k0 {'>' if lo_open else '>='} {const(lo)}")
+                        if hi is not None:
+                            conds.append(f"k0 {'<' if hi_open else '<='} {const(hi)}")
+                        w.line(f"if {' and '.join(conds) or 'True'}:", value.line)
+                        with w.indent():
+                            w.line(f"return {self.ex(value)}")
+                    w.line(f"raise {self.rt('TableMiss')}({t.name!r}, k0)")
+                else:
+                    key = ", ".join(f"{p}._key" if isinstance(pt, T.ThingT) else p
+                                    for p, pt in zip(params, t.param_types, strict=True))
+                    w.line(f"return {self.rt('lookup')}({t.name!r}, {{")
+                    with w.indent():
+                        for k, value in t.rows:
+                            w.line(f"({', '.join(const(x) for x in k)},): {self.ex(value)},", value.line)
+                    w.line(f"}}, ({key},))")
+
+    def functions(self) -> None:
+        w = self.w
+        for f in self.p.functions:
+            w.line()
+            w.line()
+            w.mark(f.line)
+            w.line(f"def {names.function(f.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in f.params)]) + "):")
+            with w.indent():
+                w.line(f"return {self.ex(f.body)}", f.body.line)
+        for pr in self.p.procedures:
+            w.line()
+            w.line()
+            w.mark(pr.line)
+            w.line(f"def {names.procedure(pr.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in pr.params)])
+                   + "):")
+            with w.indent():
+                self.stmts(pr.body)
+
+    def _unpack(self, o: ir.Order) -> None:
+        for a in o.args:
+            self.w.line(f"{names.local(a.name)} = o.args[{a.name!r}]")
+
+    def orders(self) -> None:
+        w = self.w
+        for o in self.p.orders:
+            if o.kind in ("stop", "discard"):
+                continue
+            for part, checks in (("valid", o.valids), ("require", o.requires)):
+                if not checks:
+                    continue
+                w.line()
+                w.line()
+                w.mark(o.line)
+                w.line(f"def {names.order(o.name, part)}(g, me, o):")
+                with w.indent():
+                    self._unpack(o)
+                    for c in checks:
+                        w.line(f"if not {self.ex(c.cond)}:", c.line)
+                        with w.indent():
+                            w.line(f"return {self.ex(c.message)}")
+                    w.line("return None")
+            if o.cost is not None:
+                w.line()
+                w.line()
+                w.line(f"def {names.order(o.name, 'cost')}(g, me, o):", o.cost.line)
+                with w.indent():
+                    self._unpack(o)
+                    w.line(f"return {self.ex(o.cost)}", o.cost.line)
+            if o.effect:
+                w.line()
+                w.line()
+                w.mark(o.line)
+                w.line(f"def {names.order(o.name, 'effect')}(g, me, o):")
+                with w.indent():
+                    self._unpack(o)
+                    self.stmts(o.effect)
+
+    def phases(self) -> None:
+        w = self.w
+        for ph in self.p.phases:
+            w.line()
+            w.line()
+            w.mark(ph.line)
+            w.line(f"def {names.phase(ph.name)}(g):")
+            with w.indent():
+                self.stmts(ph.body)
+            if ph.when is not None:
+                w.line()
+                w.line()
+                w.line(f"def {names.phase(ph.name)}_when(g):", ph.when.line)
+                with w.indent():
+                    w.line(f"return {self.ex(ph.when)}", ph.when.line)
+
+    def report_and_victory(self) -> None:
+        w = self.w
+        rep = self.p.report
+        w.line()
+        w.line()
+        if rep is not None:
+            w.mark(rep.line)
+        w.line("def report_data(g, me):")
+        with w.indent():
+            w.line("out = {}")
+            for name, e in (rep.fields if rep else ()):
+                w.line(f"out[{name!r}] = {self.ex(e)}", e.line)
+            w.line("return out")
+        for v in self.p.victories:
+            w.line()
+            w.line()
+            w.mark(v.line)
+            w.line(f"def {names.victory(v.name, 'when')}(g, {names.local(v.var)}):")
+            with w.indent():
+                w.line(f"return {self.ex(v.when)}", v.when.line)
+            if v.warn is not None:
+                w.line()
+                w.line()
+                w.line(f"def {names.victory(v.name, 'warn')}(g, {names.local(v.var)}):", v.warn.line)
+                with w.indent():
+                    w.line(f"return {self.ex(v.warn)}", v.warn.line)
+
+    def field_spec(self, f: ir.FieldDef) -> str:
+        if f.default is not None:
+            default = f"lambda g: {self.ex(f.default)}"
+        else:
+            value_ty = f.ty.value if isinstance(f.ty, T.MapT) else f.ty
+            default = f"lambda g: {_zero(value_ty)}"
+        self.used.add("FieldSpec")
+        return (f"FieldSpec({f.name!r}, {names.attr(f.name)!r}, {type_desc(f.ty)!r}, {default}, "
+                f"{f.reset_each_turn!r})")
+
+    def spec(self) -> None:
+        w = self.w
+        p = self.p
+        for name in ("ThingSpec", "ParamSpec", "ArgSpec", "OrderSpec", "PolicySpec", "PhaseSpec", "VictorySpec",
+                     "FieldSpec"):
+            self.used.add(name)
+        w.line()
+        w.line()
+        w.line("def _ruleset(line_map):")
+        with w.indent():
+            w.line("return RulesetSpec(")
+            with w.indent():
+                w.line(f"title={p.title!r},")
+                w.line(f"version={p.settings.get('version', '')!r},")
+                w.line(f"turn_unit={p.settings.get('turn', 'turn')!r},")
+                w.line(f"game_id={p.settings.get('game', '{number}')!r},")
+                w.line(f"source={p.source_name!r},")
+                w.line(f"source_hash={p.source_hash!r},")
+                w.line("player_cls=Player,")
+                w.line("player_fields=(")
+                with w.indent():
+                    for f in p.player_fields:
+                        w.line(self.field_spec(f) + ",")
+                w.line("),")
+                w.line("things=(")
+                with w.indent():
+                    for t in p.things:
+                        w.line(f"ThingSpec({t.name!r}, {t.name}, {t.key!r}, (")
+                        with w.indent():
+                            for f in t.fields:
+                                w.line(self.field_spec(f) + ",")
+                        w.line("), (")
+                        with w.indent():
+                            for inst in p.instances.get(t.name, []):
+                                w.line(f"({inst.key!r}, {const(inst.values)}),")
+                        w.line(")),")
+                w.line("),")
+                w.line("params=(")
+                with w.indent():
+                    for pa in p.params:
+                        w.line(f"ParamSpec({pa.name!r}, {type_desc(pa.ty)!r}, {const(pa.default)}, {pa.secret!r}),")
+                w.line("),")
+                pol = p.policy
+                w.line(f"policy=PolicySpec({pol.header!r}, {pol.budget_field!r}, {pol.budget_start!r}, "
+                       f"{pol.budget_plus!r}, {pol.limit!r}, {pol.new_limit!r}, {pol.pay_field!r}),")
+                w.line("orders=(")
+                with w.indent():
+                    for o in p.orders:
+                        self.order_spec(o)
+                w.line("),")
+                w.line("phases=(")
+                with w.indent():
+                    for ph in p.phases:
+                        when = f"{names.phase(ph.name)}_when" if ph.when is not None else "None"
+                        w.line(f"PhaseSpec({ph.name!r}, {names.phase(ph.name)}, {when}, {ph.line}),")
+                w.line("),")
+                w.line("victories=(")
+                with w.indent():
+                    for v in p.victories:
+                        warn = names.victory(v.name, "warn") if v.warn is not None else "None"
+                        w.line(f"VictorySpec({v.name!r}, {names.victory(v.name, 'when')}, {v.held_for}, {warn}, "
+                               f"{v.line}),")
+                w.line("),")
+                w.line("report=report_data,")
+                rep = p.report
+                w.line(f"template={(rep.template if rep else '')!r},")
+                w.line(f"template_name={(rep.template_name if rep else '')!r},")
+                w.line(f"report_schema={_pyjson(p.report_schema)},")
+                w.line(f"state_schema={_pyjson(p.state_schema)},")
+                w.line("line_map=line_map,")
+            w.line(")")
+
+    def order_spec(self, o: ir.Order) -> None:
+        w = self.w
+        def fn(part: str, present: bool) -> str:
+            return names.order(o.name, part) if present else "None"
+
+        args = []
+        for a in o.args:
+            lo = f"lambda g: {self.ex(a.low)}" if a.low is not None else "None"
+            hi = f"lambda g: {self.ex(a.high)}" if a.high is not None else "None"
+            args.append(f"ArgSpec({a.name!r}, {type_desc(a.ty)!r}, {lo}, {hi})")
+        w.line(f"OrderSpec({o.name!r}, {o.kind!r}, {o.pattern!r}, ({', '.join(args)}{',' if len(args) == 1 else ''}),")
+        with w.indent():
+            w.line(f"{fn('valid', bool(o.valids))}, {fn('require', bool(o.requires))}, "
+                   f"{fn('cost', o.cost is not None)}, {fn('effect', bool(o.effect))}, {o.once_per!r}, {o.line}),")
+
+
+def _zero(ty: T.Ty) -> str:
+    if isinstance(ty, T.Num):
+        return "0"
+    if ty == T.BOOL:
+        return "False"
+    if ty == T.TEXT:
+        return "''"
+    if isinstance(ty, (T.ListT, T.SetT)):
+        return "[]"
+    if isinstance(ty, T.MapT):
+        return "{}"
+    return "None"
+
+
+def _is_thing(ty: T.Ty) -> bool:
+    return isinstance(T.strip_opt(ty), T.ThingT)
+
+
+def _pyjson(value: Any) -> str:
+    """A JSON value as a Python literal: sorted, so the module is byte-identical run to run."""
+    return repr(json.loads(json.dumps(value, sort_keys=True)))
+
+
+def generate(program: ir.Program) -> str:
+    return Emitter(program).module()

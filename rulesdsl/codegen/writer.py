@@ -1,0 +1,38 @@
+"""Python source lines -> one module text, remembering which `.rules` line each block came from."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+class Writer:
+    """Writes indented Python and a map from generated lines to `.rules` lines (as Jinja2's debug map)."""
+
+    def __init__(self, source_name: str) -> None:
+        self.source_name = source_name
+        self.lines: list[str] = []
+        self.level = 0
+        self.line_map: list[tuple[int, int]] = []
+        self._last_src = 0
+
+    def line(self, text: str = "", src: int | None = None) -> None:
+        if src is not None and src > 0 and src != self._last_src:
+            self.line_map.append((len(self.lines) + 1, src))
+            self._last_src = src
+        self.lines.append(("    " * self.level + text) if text else "")
+
+    def mark(self, src: int) -> None:
+        """A comment naming the `.rules` line of the block that follows."""
+        self.line(f"# {self.source_name}:{src}", src)
+
+    @contextmanager
+    def indent(self) -> Iterator[None]:
+        self.level += 1
+        try:
+            yield
+        finally:
+            self.level -= 1
+
+    def text(self) -> str:
+        return "\n".join(self.lines).rstrip() + "\n"

@@ -1,0 +1,109 @@
+"""`.rules` file path -> checked program, generated Python text, or a loaded module (cached by content hash)."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from rulesdsl import __version__
+from rulesdsl.checker import check
+from rulesdsl.codegen.emit import generate
+from rulesdsl.diagnostics import CompileError, Diagnostic
+from rulesdsl.ir import Program
+from rulesdsl.parser import parse
+from rulesdsl.runtime.spec import RulesetSpec
+from rulesdsl.source import Source
+
+
+@dataclass
+class Checked:
+    program: Program | None
+    diagnostics: list[Diagnostic]
+    sources: dict[str, Source]
+
+    @property
+    def ok(self) -> bool:
+        return self.program is not None and not any(d.severity == "error" for d in self.diagnostics)
+
+
+def _templates_beside(path: Path, sources: dict[str, Source]) -> object:
+    def load(name: str) -> tuple[str, str] | None:
+        candidate = path.parent / name
+        if not candidate.is_file():
+            return None
+        src = Source(name, candidate.read_text(encoding="utf-8"))
+        sources[name] = src
+        return name, src.text
+    return load
+
+
+def content_hash(path: Path) -> str:
+    """The hash of a ruleset and the files it names beside it (its templates), and of this compiler."""
+    h = hashlib.sha256()
+    h.update(__version__.encode())
+    h.update(path.read_bytes())
+    for sibling in sorted(path.parent.glob(path.stem + ".*")):
+        if sibling != path and sibling.is_file() and sibling.suffix in (".j2", ".jinja"):
+            h.update(sibling.name.encode())
+            h.update(sibling.read_bytes())
+    return h.hexdigest()
+
+
+def check_path(path: Path, display: str | None = None) -> Checked:
+    source = Source.from_path(path, display or path.name)
+    sources = {source.name: source}
+    module, diags = parse(source)
+    if module is None or any(d.severity == "error" for d in diags):
+        return Checked(None, diags, sources)
+    program, bag = check(module, content_hash(path), _templates_beside(path, sources))  # type: ignore[arg-type]
+    all_diags = sorted([*diags, *bag.sorted()], key=lambda d: (d.sort_key(), d.message))
+    return Checked(program, all_diags, sources)
+
+
+def compile_path(path: Path) -> str:
+    """The generated module's text; raises CompileError with every diagnostic."""
+    checked = check_path(path)
+    if not checked.ok or checked.program is None:
+        raise CompileError([d for d in checked.diagnostics if d.severity == "error"], checked.sources)
+    return generate(checked.program)
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("RULESDSL_CACHE")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "rulesdsl"
+
+
+def load_module(path: Path, cache: Path | None = None) -> tuple[ModuleType, RulesetSpec]:
+    """Imports the compiled ruleset, compiling only when its content hash is not cached yet."""
+    cache = cache or cache_dir()
+    digest = content_hash(path)
+    target = cache / f"{path.stem}_{digest[:24]}.py"
+    if not target.is_file():
+        text = compile_path(path)
+        cache.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
+    return import_generated(target)
+
+
+def import_generated(target: Path) -> tuple[ModuleType, RulesetSpec]:
+    name = f"rulesdsl_generated_{target.stem}"
+    if name in sys.modules:
+        mod = sys.modules[name]
+    else:
+        spec = importlib.util.spec_from_file_location(name, target)
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    ruleset: RulesetSpec = mod.RULESET
+    return mod, ruleset

@@ -1,0 +1,373 @@
+"""Checked AST -> typed IR: the resolved, typed program that the code generator trusts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from rulesdsl.types import Ty
+
+# ---------------------------------------------------------------- expressions
+# Every expression knows its type and the `.rules` line it came from.
+
+
+@dataclass(frozen=True)
+class Expr:
+    ty: Ty
+    line: int
+
+
+@dataclass(frozen=True)
+class Const(Expr):
+    value: int | Fraction | str | bool | None
+
+
+@dataclass(frozen=True)
+class Interp(Expr):
+    """Text with interpolations: literal strings and expressions, in order."""
+
+    parts: tuple[str | Expr, ...]
+
+
+@dataclass(frozen=True)
+class Local(Expr):
+    name: str
+
+
+@dataclass(frozen=True)
+class ParamRef(Expr):
+    name: str
+
+
+@dataclass(frozen=True)
+class Special(Expr):
+    """`me`, `turn`, `players` (active), `all_players`, `game`."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class AllOf(Expr):
+    """A thing type's name used as a value: every instance, in declaration order."""
+
+    thing: str
+
+
+@dataclass(frozen=True)
+class Field(Expr):
+    obj: Expr
+    name: str
+
+
+@dataclass(frozen=True)
+class MapGet(Expr):
+    """`c.influence[p]`: a per-key value with its declared default."""
+
+    obj: Expr
+    key: Expr
+    default: Expr | None
+
+
+@dataclass(frozen=True)
+class ListIndex(Expr):
+    obj: Expr
+    index: Expr
+
+
+@dataclass(frozen=True)
+class RecordGet(Expr):
+    obj: Expr
+    name: str
+
+
+@dataclass(frozen=True)
+class TableGet(Expr):
+    table: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class CallFn(Expr):
+    func: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Builtin(Expr):
+    func: str
+    args: tuple[Expr, ...]
+    extra: Any = None  # a literal stream purpose, a table name, an order name
+
+
+@dataclass(frozen=True)
+class Agg(Expr):
+    func: str  # sum count max min any all best sorted list
+    body: Expr
+    var: str
+    source: Expr
+    where: Expr | None
+    by: Expr | None
+    descending: bool
+
+
+@dataclass(frozen=True)
+class BinOp(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class UnaryOp(Expr):
+    op: str
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Cond(Expr):
+    cond: Expr
+    then: Expr
+    otherwise: Expr
+
+
+@dataclass(frozen=True)
+class MakeList(Expr):
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class MakeRecord(Expr):
+    fields: tuple[tuple[str, Expr], ...]
+
+
+# ---------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Stmt:
+    line: int
+
+
+@dataclass(frozen=True)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Assign(Stmt):
+    target: Expr  # Local, Field, MapGet or ListIndex
+    op: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
+    otherwise: tuple[Stmt, ...] | None
+
+
+@dataclass(frozen=True)
+class For(Stmt):
+    var: str
+    source: Expr
+    where: Expr | None
+    by: Expr | None
+    descending: bool
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class CallProc(Stmt):
+    proc: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Run(Stmt):
+    order: str
+
+
+@dataclass(frozen=True)
+class News(Stmt):
+    text: Expr
+
+
+@dataclass(frozen=True)
+class Tell(Stmt):
+    player: Expr
+    text: Expr
+
+
+@dataclass(frozen=True)
+class Add(Stmt):
+    value: Expr
+    target: Expr
+
+
+@dataclass(frozen=True)
+class Clear(Stmt):
+    target: Expr
+
+
+@dataclass(frozen=True)
+class Fail(Stmt):
+    text: Expr
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    ty: Ty
+    default: Any
+    secret: bool
+    line: int
+
+
+@dataclass(frozen=True)
+class FieldDef:
+    name: str
+    ty: Ty
+    default: Expr | None
+    reset_each_turn: bool
+    line: int
+
+
+@dataclass(frozen=True)
+class Thing:
+    name: str
+    key: str
+    fields: tuple[FieldDef, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One row of static data: a thing's key and the values it starts with."""
+
+    key: str
+    values: dict[str, Any]
+    line: int
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    kind: str  # exact, range, weighted
+    param_types: tuple[Ty, ...]
+    result: Ty
+    # exact: ((key values...), value); range: ((low, low_open, high, high_open), value) per param;
+    # weighted: (weight, value)
+    rows: tuple[tuple[Any, Expr], ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    params: tuple[tuple[str, Ty], ...]
+    result: Ty
+    body: Expr
+    line: int
+
+
+@dataclass(frozen=True)
+class Procedure:
+    name: str
+    params: tuple[tuple[str, Ty], ...]
+    body: tuple[Stmt, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class OrderPolicy:
+    header: tuple[str, ...] = ()
+    budget_field: str | None = None
+    budget_start: int = 0
+    budget_plus: int = 0
+    limit: int | None = None
+    new_limit: int | None = None
+    pay_field: str | None = None
+
+
+@dataclass(frozen=True)
+class Arg:
+    name: str
+    ty: Ty
+    low: Expr | None
+    high: Expr | None
+
+
+@dataclass(frozen=True)
+class Check:
+    cond: Expr
+    message: Expr
+    line: int
+
+
+@dataclass(frozen=True)
+class Order:
+    name: str
+    kind: str  # game, personal, stop, discard
+    pattern: str
+    args: tuple[Arg, ...]
+    valids: tuple[Check, ...]
+    requires: tuple[Check, ...]
+    once_per: tuple[str, ...]
+    cost: Expr | None
+    effect: tuple[Stmt, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Phase:
+    name: str
+    when: Expr | None
+    body: tuple[Stmt, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Report:
+    fields: tuple[tuple[str, Expr], ...]
+    template: str
+    template_name: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Victory:
+    name: str
+    var: str
+    when: Expr
+    held_for: int
+    warn: Expr | None
+    line: int
+
+
+@dataclass
+class Program:
+    """A whole checked ruleset."""
+
+    title: str
+    settings: dict[str, Any]
+    source_name: str
+    source_hash: str
+    params: list[Param] = field(default_factory=list)
+    things: list[Thing] = field(default_factory=list)
+    player_fields: list[FieldDef] = field(default_factory=list)
+    instances: dict[str, list[Instance]] = field(default_factory=dict)
+    tables: list[Table] = field(default_factory=list)
+    functions: list[Function] = field(default_factory=list)
+    procedures: list[Procedure] = field(default_factory=list)
+    policy: OrderPolicy = field(default_factory=OrderPolicy)
+    orders: list[Order] = field(default_factory=list)
+    phases: list[Phase] = field(default_factory=list)
+    report: Report | None = None
+    victories: list[Victory] = field(default_factory=list)
+    report_schema: dict[str, Any] = field(default_factory=dict)
+    state_schema: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,417 @@
+"""Parse tree -> AST: the node classes of a `.rules` file, each carrying its source span first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from rulesdsl.source import Span
+
+# ---------------------------------------------------------------- types as written
+
+
+@dataclass(frozen=True)
+class TypeRef:
+    span: Span
+
+
+@dataclass(frozen=True)
+class NamedType(TypeRef):
+    name: str
+
+
+@dataclass(frozen=True)
+class OptionalType(TypeRef):
+    inner: TypeRef
+
+
+@dataclass(frozen=True)
+class ListType(TypeRef):
+    item: TypeRef
+
+
+@dataclass(frozen=True)
+class SetType(TypeRef):
+    item: TypeRef
+
+
+@dataclass(frozen=True)
+class MapType(TypeRef):
+    key: TypeRef
+    value: TypeRef
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class Expr:
+    span: Span
+
+
+@dataclass(frozen=True)
+class Number(Expr):
+    value: int | Fraction
+
+
+@dataclass(frozen=True)
+class Text(Expr):
+    """A string literal; `parts` alternates literal text and `{expr}` interpolations."""
+
+    parts: tuple[str | Expr, ...]
+
+
+@dataclass(frozen=True)
+class Bool(Expr):
+    value: bool
+
+
+@dataclass(frozen=True)
+class NoneLit(Expr):
+    pass
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    name: str
+
+
+@dataclass(frozen=True)
+class Attr(Expr):
+    obj: Expr
+    name: str
+    name_span: Span
+
+
+@dataclass(frozen=True)
+class Index(Expr):
+    obj: Expr
+    index: Expr
+
+
+@dataclass(frozen=True)
+class Call(Expr):
+    func: str
+    func_span: Span
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Comprehension(Expr):
+    """`func(expr for var in source where cond by key [descending])`; func "list" for `[...]`."""
+
+    func: str
+    func_span: Span
+    body: Expr
+    var: str
+    source: Expr
+    where: Expr | None
+    by: Expr | None
+    descending: bool
+
+
+@dataclass(frozen=True)
+class BinOp(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class UnaryOp(Expr):
+    op: str
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class CondExpr(Expr):
+    cond: Expr
+    then: Expr
+    otherwise: Expr
+
+
+@dataclass(frozen=True)
+class ListLit(Expr):
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class RecordLit(Expr):
+    fields: tuple[tuple[str, Expr], ...]
+
+
+# ---------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Stmt:
+    span: Span
+
+
+@dataclass(frozen=True)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Assign(Stmt):
+    target: Expr
+    op: str  # "=", "+=", "-="
+    value: Expr
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]
+    otherwise: tuple[Stmt, ...] | None
+
+
+@dataclass(frozen=True)
+class For(Stmt):
+    var: str
+    source: Expr
+    where: Expr | None
+    by: Expr | None
+    descending: bool
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class CallStmt(Stmt):
+    func: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Run(Stmt):
+    order: str
+
+
+@dataclass(frozen=True)
+class News(Stmt):
+    text: Text
+
+
+@dataclass(frozen=True)
+class Tell(Stmt):
+    player: Expr
+    text: Text
+
+
+@dataclass(frozen=True)
+class Add(Stmt):
+    value: Expr
+    target: Expr
+
+
+@dataclass(frozen=True)
+class Clear(Stmt):
+    target: Expr
+
+
+@dataclass(frozen=True)
+class Fail(Stmt):
+    text: Text
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class Decl:
+    span: Span
+    name: str
+
+
+@dataclass(frozen=True)
+class Setting:
+    span: Span
+    name: str
+    value: int | Fraction | str
+
+
+@dataclass(frozen=True)
+class RulesetDecl(Decl):
+    settings: tuple[Setting, ...]
+
+
+@dataclass(frozen=True)
+class ParamDecl(Decl):
+    type: TypeRef
+    default: Expr
+    secret: bool
+
+
+@dataclass(frozen=True)
+class FieldDecl:
+    span: Span
+    name: str
+    type: TypeRef
+    default: Expr | None
+    reset_each_turn: bool
+
+
+@dataclass(frozen=True)
+class ThingDecl(Decl):
+    key: str
+    fields: tuple[FieldDecl, ...]
+
+
+@dataclass(frozen=True)
+class PlayerDecl(Decl):
+    fields: tuple[FieldDecl, ...]
+
+
+@dataclass(frozen=True)
+class DataRow:
+    span: Span
+    key: str
+    values: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class DataDecl(Decl):
+    columns: tuple[str, ...]
+    columns_span: Span
+    rows: tuple[DataRow, ...]
+
+
+@dataclass(frozen=True)
+class LinkRow:
+    span: Span
+    key: str
+    targets: tuple[tuple[str, Span], ...]
+
+
+@dataclass(frozen=True)
+class LinksDecl(Decl):
+    field: str
+    field_span: Span
+    rows: tuple[LinkRow, ...]
+
+
+@dataclass(frozen=True)
+class Param:
+    span: Span
+    name: str
+    type: TypeRef
+
+
+@dataclass(frozen=True)
+class RowKey:
+    """One key of a table row: kind is exact, below, from, from_below, to, or weight."""
+
+    span: Span
+    kind: str
+    low: Expr | None
+    high: Expr | None
+    weight: Fraction | None = None
+
+
+@dataclass(frozen=True)
+class TableRow:
+    span: Span
+    keys: tuple[RowKey, ...]
+    value: Expr
+
+
+@dataclass(frozen=True)
+class TableDecl(Decl):
+    params: tuple[Param, ...]
+    result: TypeRef
+    weighted: bool
+    rows: tuple[TableRow, ...]
+
+
+@dataclass(frozen=True)
+class DefineDecl(Decl):
+    params: tuple[Param, ...]
+    result: TypeRef | None
+    body: Expr
+
+
+@dataclass(frozen=True)
+class ProcedureDecl(Decl):
+    params: tuple[Param, ...]
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class OrdersSetting:
+    span: Span
+    kind: str  # header, budget, limit, new_limit, pay
+    strings: tuple[str, ...] = ()
+    name: str = ""
+    exprs: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True)
+class OrdersDecl(Decl):
+    settings: tuple[OrdersSetting, ...]
+
+
+@dataclass(frozen=True)
+class ArgDecl:
+    span: Span
+    name: str
+    type: TypeRef | None  # None: an int range
+    low: Expr | None = None
+    high: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Condition:
+    span: Span
+    cond: Expr
+    message: Text
+
+
+@dataclass(frozen=True)
+class OrderDecl(Decl):
+    kind: str  # game, personal, stop, discard
+    pattern: str
+    pattern_span: Span
+    args: tuple[ArgDecl, ...] = ()
+    valids: tuple[Condition, ...] = ()
+    requires: tuple[Condition, ...] = ()
+    once_per: tuple[tuple[str, Span], ...] = ()
+    cost: Expr | None = None
+    effect: tuple[Stmt, ...] | None = None
+
+
+@dataclass(frozen=True)
+class PhaseDecl(Decl):
+    when: Expr | None
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class ReportField:
+    span: Span
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class ReportDecl(Decl):
+    fields: tuple[ReportField, ...]
+    template: str | None
+    template_span: Span | None
+
+
+@dataclass(frozen=True)
+class VictoryDecl(Decl):
+    var: str
+    when: Expr
+    held_for: Expr | None
+    warn: Text | None
+
+
+@dataclass(frozen=True)
+class Module:
+    """One parsed `.rules` file."""
+
+    span: Span
+    file: str
+    decls: tuple[Decl, ...] = field(default=())

@@ -1,0 +1,695 @@
+"""`.rules` source text -> AST (`nodes.Module`), or syntax diagnostics in the designer's words."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from rulesdsl import nodes as n
+from rulesdsl.diagnostics import Diagnostic
+from rulesdsl.source import Source, Span
+
+
+@cache
+def _lark() -> Lark:
+    grammar = resources.files("rulesdsl").joinpath("grammar/rules.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", propagate_positions=True, start=["start", "expr"],
+                maybe_placeholders=True, cache=False)
+
+
+def _number(text: str) -> int | Fraction:
+    return Fraction(text) if "." in text else int(text)
+
+
+_UNESCAPE = re.compile(r"\\(.)")
+
+
+def _unquote(raw: str) -> str:
+    body = raw[3:-3] if raw.startswith('"""') else raw[1:-1]
+    if raw.startswith('"""'):
+        # Triple-quoted text is a template or prose: drop the first newline and common indent.
+        body = body.removeprefix("\n")
+        lines = body.split("\n")
+        indents = [len(ln) - len(ln.lstrip(" ")) for ln in lines if ln.strip()]
+        cut = min(indents, default=0)
+        body = "\n".join(ln[cut:] for ln in lines).rstrip(" ")
+    return _UNESCAPE.sub(lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
+
+
+class _Builder(Transformer[Any, Any]):
+    """Turns Lark's tree into AST nodes; no Lark object survives it."""
+
+    def __init__(self, source: Source, errors: list[Diagnostic]) -> None:
+        super().__init__()
+        self.source = source
+        self.errors = errors
+
+    # -- helpers
+    def span(self, meta: Any) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(self.source.name, 0, 0, 0, 0)
+        return Span(self.source.name, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def tspan(self, tok: Token) -> Span:
+        return Span(self.source.name, tok.line or 0, tok.column or 0,
+                    tok.end_line or tok.line or 0, tok.end_column or tok.column or 0)
+
+    def text(self, tok: Token) -> n.Text:
+        """A string literal, split into literal parts and `{expr}` interpolations."""
+        raw = str(tok)
+        span = self.tspan(tok)
+        body = _unquote(raw)
+        quote = 3 if raw.startswith('"""') else 1
+        parts: list[str | n.Expr] = []
+        i = 0
+        buf = ""
+        while i < len(body):
+            ch = body[i]
+            if ch == "{" and body.startswith("{{", i):
+                buf += "{"
+                i += 2
+            elif ch == "}" and body.startswith("}}", i):
+                buf += "}"
+                i += 2
+            elif ch == "{":
+                end = body.find("}", i)
+                if end < 0:
+                    self.errors.append(Diagnostic(span, "E0104", "unclosed `{` in text",
+                                                  help="write `{{` for a literal brace"))
+                    break
+                if buf:
+                    parts.append(buf)
+                    buf = ""
+                inner = body[i + 1:end]
+                # Single-line strings: point spans into the string itself.
+                col = span.col + quote + i + 1 if quote == 1 else span.col
+                parts.append(self._sub_expr(inner, span.line, col, span))
+                i = end + 1
+            else:
+                buf += ch
+                i += 1
+        if buf or not parts:
+            parts.append(buf)
+        return n.Text(span, tuple(parts))
+
+    def _sub_expr(self, text: str, line: int, col: int, whole: Span) -> n.Expr:
+        sub = Source(self.source.name, text)
+        try:
+            tree = _lark().parse(text, start="expr")
+        except UnexpectedInput:
+            self.errors.append(Diagnostic(whole, "E0105",
+                                          f"`{{{text}}}` in this text is not an expression",
+                                          help="inside `{...}` write a name or an expression, "
+                                               "like `{country.name}`"))
+            return n.Text(whole, ("",))
+        inner = _Builder(sub, self.errors).transform(tree)
+        return _shift(inner, line - 1, col - 1, self.source.name)
+
+    # -- top level
+    @v_args(meta=True)
+    def start(self, meta: Any, decls: list[n.Decl]) -> n.Module:
+        return n.Module(self.span(meta), self.source.name, tuple(decls))
+
+    @v_args(meta=True, inline=True)
+    def ruleset_decl(self, meta: Any, title: Token, *settings: n.Setting) -> n.RulesetDecl:
+        return n.RulesetDecl(self.span(meta), _unquote(str(title)), tuple(settings))
+
+    @v_args(meta=True, inline=True)
+    def setting(self, meta: Any, name: Token, value: Token) -> n.Setting:
+        raw = str(value)
+        # Settings are plain values: `game "CO-{number}"` keeps its braces for the engine.
+        v: int | Fraction | str = _unquote(raw) if raw.startswith('"') else _number(raw) if raw[0].isdigit() else raw
+        return n.Setting(self.span(meta), str(name), v)
+
+    @v_args(meta=True, inline=True)
+    def param_decl(self, meta: Any, name: Token, ty: n.TypeRef, default: n.Expr) -> n.ParamDecl:
+        return n.ParamDecl(self.span(meta), str(name), ty, default, False)
+
+    @v_args(meta=True, inline=True)
+    def secret_param_decl(self, meta: Any, name: Token, ty: n.TypeRef, default: n.Expr) -> n.ParamDecl:
+        return n.ParamDecl(self.span(meta), str(name), ty, default, True)
+
+    @v_args(meta=True, inline=True)
+    def thing_decl(self, meta: Any, name: Token, key: Token, *fields: n.FieldDecl) -> n.ThingDecl:
+        return n.ThingDecl(self.span(meta), str(name), str(key), tuple(fields))
+
+    @v_args(meta=True, inline=True)
+    def player_decl(self, meta: Any, *fields: n.FieldDecl) -> n.PlayerDecl:
+        return n.PlayerDecl(self.span(meta), "Player", tuple(fields))
+
+    @v_args(meta=True, inline=True)
+    def field_decl(self, meta: Any, name: Token, ty: n.TypeRef, default: n.Expr | None,
+                   reset: Any) -> n.FieldDecl:
+        return n.FieldDecl(self.span(meta), str(name), ty, default, reset is not None)
+
+    def reset(self, _: list[Any]) -> bool:
+        return True
+
+    # -- types
+    @v_args(meta=True, inline=True)
+    def base_type(self, meta: Any, name: Token) -> n.NamedType:
+        return n.NamedType(self.span(meta), str(name))
+
+    @v_args(meta=True, inline=True)
+    def optional_type(self, meta: Any, inner: n.TypeRef) -> n.OptionalType:
+        return n.OptionalType(self.span(meta), inner)
+
+    @v_args(meta=True, inline=True)
+    def list_type(self, meta: Any, item: n.TypeRef) -> n.ListType:
+        return n.ListType(self.span(meta), item)
+
+    @v_args(meta=True, inline=True)
+    def set_type(self, meta: Any, item: n.TypeRef) -> n.SetType:
+        return n.SetType(self.span(meta), item)
+
+    @v_args(meta=True, inline=True)
+    def map_type(self, meta: Any, key: n.TypeRef, value: n.TypeRef) -> n.MapType:
+        return n.MapType(self.span(meta), key, value)
+
+    # -- data
+    def name_list(self, names: list[Token]) -> list[Token]:
+        return names
+
+    @v_args(meta=True, inline=True)
+    def data_decl(self, meta: Any, name: Token, cols: list[Token], *rows: n.DataRow) -> n.DataDecl:
+        first, last = cols[0], cols[-1]
+        cspan = Span(self.source.name, first.line or 0, first.column or 0,
+                     last.end_line or 0, last.end_column or 0)
+        return n.DataDecl(self.span(meta), str(name), tuple(str(c) for c in cols), cspan, tuple(rows))
+
+    @v_args(meta=True, inline=True)
+    def data_row(self, meta: Any, key: Token, *values: n.Expr) -> n.DataRow:
+        return n.DataRow(self.span(meta), str(key), tuple(values))
+
+    @v_args(meta=True, inline=True)
+    def links_decl(self, meta: Any, thing: Token, fld: Token, *rows: n.LinkRow) -> n.LinksDecl:
+        return n.LinksDecl(self.span(meta), str(thing), str(fld), self.tspan(fld), tuple(rows))
+
+    @v_args(meta=True, inline=True)
+    def link_row(self, meta: Any, key: Token, *targets: Token) -> n.LinkRow:
+        return n.LinkRow(self.span(meta), str(key), tuple((str(t), self.tspan(t)) for t in targets))
+
+    # -- tables
+    @v_args(meta=True, inline=True)
+    def table_decl(self, meta: Any, name: Token, params: list[n.Param], result: n.TypeRef,
+                   weighted: Any, *rows: n.TableRow) -> n.TableDecl:
+        return n.TableDecl(self.span(meta), str(name), tuple(params), result, weighted is not None,
+                           tuple(rows))
+
+    def weighted(self, _: list[Any]) -> bool:
+        return True
+
+    def table_params(self, params: list[n.Param]) -> list[n.Param]:
+        return [p for p in params if p is not None]
+
+    @v_args(meta=True)
+    def table_row(self, meta: Any, items: list[Any]) -> n.TableRow:
+        *keys, value = items
+        return n.TableRow(self.span(meta), tuple(keys), value)
+
+    @v_args(meta=True, inline=True)
+    def key_exact(self, meta: Any, e: n.Expr) -> n.RowKey:
+        return n.RowKey(self.span(meta), "exact", e, None)
+
+    @v_args(meta=True, inline=True)
+    def key_below(self, meta: Any, e: n.Expr) -> n.RowKey:
+        return n.RowKey(self.span(meta), "below", None, e)
+
+    @v_args(meta=True, inline=True)
+    def key_from(self, meta: Any, e: n.Expr) -> n.RowKey:
+        return n.RowKey(self.span(meta), "from", e, None)
+
+    @v_args(meta=True, inline=True)
+    def key_from_below(self, meta: Any, lo: n.Expr, hi: n.Expr) -> n.RowKey:
+        return n.RowKey(self.span(meta), "from_below", lo, hi)
+
+    @v_args(meta=True, inline=True)
+    def key_to(self, meta: Any, lo: n.Expr, hi: n.Expr) -> n.RowKey:
+        return n.RowKey(self.span(meta), "to", lo, hi)
+
+    @v_args(inline=True)
+    def key_weight(self, tok: Token) -> n.RowKey:
+        return n.RowKey(self.tspan(tok), "weight", None, None, Fraction(str(tok)[:-1]))
+
+    # -- functions
+    @v_args(meta=True, inline=True)
+    def param(self, meta: Any, name: Token, ty: n.TypeRef) -> n.Param:
+        return n.Param(self.span(meta), str(name), ty)
+
+    def params(self, ps: list[n.Param]) -> list[n.Param]:
+        return ps
+
+    @v_args(meta=True, inline=True)
+    def define_decl(self, meta: Any, name: Token, params: list[n.Param] | None,
+                    result: n.TypeRef | None, body: n.Expr) -> n.DefineDecl:
+        return n.DefineDecl(self.span(meta), str(name), tuple(params or ()), result, body)
+
+    @v_args(meta=True, inline=True)
+    def procedure_decl(self, meta: Any, name: Token, params: list[n.Param] | None,
+                       body: tuple[n.Stmt, ...]) -> n.ProcedureDecl:
+        return n.ProcedureDecl(self.span(meta), str(name), tuple(params or ()), body)
+
+    # -- orders
+    @v_args(meta=True, inline=True)
+    def orders_decl(self, meta: Any, *settings: n.OrdersSetting) -> n.OrdersDecl:
+        return n.OrdersDecl(self.span(meta), "orders", tuple(settings))
+
+    @v_args(meta=True, inline=True)
+    def set_header(self, meta: Any, *lines: Token) -> n.OrdersSetting:
+        return n.OrdersSetting(self.span(meta), "header", strings=tuple(_unquote(str(t)) for t in lines))
+
+    @v_args(meta=True, inline=True)
+    def set_budget(self, meta: Any, name: Token, start: n.Expr, plus: n.Expr) -> n.OrdersSetting:
+        return n.OrdersSetting(self.span(meta), "budget", name=str(name), exprs=(start, plus))
+
+    @v_args(meta=True, inline=True)
+    def set_limit(self, meta: Any, e: n.Expr) -> n.OrdersSetting:
+        return n.OrdersSetting(self.span(meta), "limit", exprs=(e,))
+
+    @v_args(meta=True, inline=True)
+    def set_new_limit(self, meta: Any, e: n.Expr) -> n.OrdersSetting:
+        return n.OrdersSetting(self.span(meta), "new_limit", exprs=(e,))
+
+    @v_args(meta=True, inline=True)
+    def set_pay(self, meta: Any, name: Token) -> n.OrdersSetting:
+        return n.OrdersSetting(self.span(meta), "pay", name=str(name))
+
+    def _order(self, meta: Any, kind: str, name: Token, pattern: Token, items: tuple[Any, ...]) -> n.OrderDecl:
+        args = tuple(i for i in items if isinstance(i, n.ArgDecl))
+        valids = tuple(i[1] for i in items if isinstance(i, tuple) and i[0] == "valid")
+        requires = tuple(i[1] for i in items if isinstance(i, tuple) and i[0] == "require")
+        once = tuple(i[1] for i in items if isinstance(i, tuple) and i[0] == "once")
+        costs = [i[1] for i in items if isinstance(i, tuple) and i[0] == "cost"]
+        effects = [i[1] for i in items if isinstance(i, tuple) and i[0] == "effect"]
+        for extra in costs[1:]:
+            self.errors.append(Diagnostic(extra.span, "E0106", "an order has at most one `cost`",
+                                          help="add the amounts up in one `cost` line"))
+        for extra in effects[1:]:
+            self.errors.append(Diagnostic(extra[0].span if extra else self.span(meta), "E0106",
+                                          "an order has at most one `effect` block"))
+        return n.OrderDecl(self.span(meta), str(name), kind, _unquote(str(pattern)), self.tspan(pattern),
+                           args, valids, requires, once, costs[0] if costs else None,
+                           effects[0] if effects else None)
+
+    @v_args(meta=True, inline=True)
+    def order_decl(self, meta: Any, name: Token, pattern: Token, *items: Any) -> n.OrderDecl:
+        return self._order(meta, "game", name, pattern, items)
+
+    @v_args(meta=True, inline=True)
+    def personal_order_decl(self, meta: Any, name: Token, pattern: Token, *items: Any) -> n.OrderDecl:
+        return self._order(meta, "personal", name, pattern, items)
+
+    @v_args(meta=True, inline=True)
+    def stop_order_decl(self, meta: Any, name: Token, pattern: Token) -> n.OrderDecl:
+        return self._order(meta, "stop", name, pattern, ())
+
+    @v_args(meta=True, inline=True)
+    def discard_order_decl(self, meta: Any, name: Token, pattern: Token) -> n.OrderDecl:
+        return self._order(meta, "discard", name, pattern, ())
+
+    @v_args(meta=True, inline=True)
+    def order_arg(self, meta: Any, name: Token, ty: Any) -> n.ArgDecl:
+        if isinstance(ty, n.ArgDecl):
+            return n.ArgDecl(self.span(meta), str(name), ty.type, ty.low, ty.high)
+        return n.ArgDecl(self.span(meta), str(name), ty)
+
+    @v_args(meta=True, inline=True)
+    def range_arg(self, meta: Any, lo: n.Expr, hi: n.Expr) -> n.ArgDecl:
+        return n.ArgDecl(self.span(meta), "", None, lo, hi)
+
+    @v_args(meta=True, inline=True)
+    def min_arg(self, meta: Any, lo: n.Expr) -> n.ArgDecl:
+        return n.ArgDecl(self.span(meta), "", None, lo, None)
+
+    @v_args(meta=True, inline=True)
+    def typed_min_arg(self, meta: Any, ty: n.TypeRef, lo: n.Expr) -> n.ArgDecl:
+        return n.ArgDecl(self.span(meta), "", ty, lo, None)
+
+    @v_args(meta=True, inline=True)
+    def typed_range_arg(self, meta: Any, ty: n.TypeRef, lo: n.Expr, hi: n.Expr) -> n.ArgDecl:
+        return n.ArgDecl(self.span(meta), "", ty, lo, hi)
+
+    @v_args(meta=True, inline=True)
+    def order_valid(self, meta: Any, cond: n.Expr, msg: Token) -> tuple[str, n.Condition]:
+        return ("valid", n.Condition(self.span(meta), cond, self.text(msg)))
+
+    @v_args(meta=True, inline=True)
+    def order_require(self, meta: Any, cond: n.Expr, msg: Token) -> tuple[str, n.Condition]:
+        return ("require", n.Condition(self.span(meta), cond, self.text(msg)))
+
+    @v_args(inline=True)
+    def order_once(self, name: Token) -> tuple[str, tuple[str, Span]]:
+        return ("once", (str(name), self.tspan(name)))
+
+    @v_args(inline=True)
+    def order_cost(self, e: n.Expr) -> tuple[str, n.Expr]:
+        return ("cost", e)
+
+    @v_args(inline=True)
+    def order_effect(self, body: tuple[n.Stmt, ...]) -> tuple[str, tuple[n.Stmt, ...]]:
+        return ("effect", body)
+
+    # -- phases, reports, victory
+    @v_args(meta=True, inline=True)
+    def phase_run(self, meta: Any, name: Token, when: n.Expr | None, order: Token) -> n.PhaseDecl:
+        return n.PhaseDecl(self.span(meta), str(name), when, (n.Run(self.tspan(order), str(order)),))
+
+    @v_args(meta=True, inline=True)
+    def phase_decl(self, meta: Any, name: Token, when: n.Expr | None, body: tuple[n.Stmt, ...]) -> n.PhaseDecl:
+        return n.PhaseDecl(self.span(meta), str(name), when, body)
+
+    @v_args(meta=True, inline=True)
+    def report_decl(self, meta: Any, *items: Any) -> n.ReportDecl:
+        fields = tuple(i for i in items if isinstance(i, n.ReportField))
+        templates = [i for i in items if isinstance(i, tuple)]
+        tpl, tspan = (templates[0] if templates else (None, None))
+        for extra in templates[1:]:
+            self.errors.append(Diagnostic(extra[1], "E0106", "a report has one `template`"))
+        return n.ReportDecl(self.span(meta), "report", fields, tpl, tspan)
+
+    @v_args(meta=True, inline=True)
+    def report_field(self, meta: Any, name: Token, value: n.Expr) -> n.ReportField:
+        return n.ReportField(self.span(meta), str(name), value)
+
+    @v_args(inline=True)
+    def report_template(self, tok: Token) -> tuple[str, Span]:
+        return (_unquote(str(tok)), self.tspan(tok))
+
+    @v_args(meta=True, inline=True)
+    def victory_decl(self, meta: Any, name: Token, var: Token, when: n.Expr, held: n.Expr | None,
+                     warn: n.Text | None) -> n.VictoryDecl:
+        return n.VictoryDecl(self.span(meta), str(name), str(var), when, held, warn)
+
+    @v_args(inline=True)
+    def held(self, e: n.Expr) -> n.Expr:
+        return e
+
+    @v_args(inline=True)
+    def warn(self, tok: Token) -> n.Text:
+        return self.text(tok)
+
+    # -- statements
+    def block(self, stmts: list[n.Stmt]) -> tuple[n.Stmt, ...]:
+        return tuple(stmts)
+
+    @v_args(meta=True, inline=True)
+    def let_stmt(self, meta: Any, name: Token, value: n.Expr) -> n.Let:
+        return n.Let(self.span(meta), str(name), value)
+
+    @v_args(meta=True, inline=True)
+    def assign_stmt(self, meta: Any, target: n.Expr, value: n.Expr) -> n.Assign:
+        return n.Assign(self.span(meta), target, "=", value)
+
+    @v_args(meta=True, inline=True)
+    def add_assign_stmt(self, meta: Any, target: n.Expr, value: n.Expr) -> n.Assign:
+        return n.Assign(self.span(meta), target, "+=", value)
+
+    @v_args(meta=True, inline=True)
+    def sub_assign_stmt(self, meta: Any, target: n.Expr, value: n.Expr) -> n.Assign:
+        return n.Assign(self.span(meta), target, "-=", value)
+
+    @v_args(meta=True)
+    def if_stmt(self, meta: Any, items: list[Any]) -> n.If:
+        branches = []
+        i = 0
+        while i + 1 < len(items):
+            branches.append((items[i], items[i + 1]))
+            i += 2
+        otherwise = items[i] if i < len(items) else None
+        return n.If(self.span(meta), tuple(branches), otherwise)
+
+    @v_args(meta=True, inline=True)
+    def for_stmt(self, meta: Any, var: Token, source: n.Expr, where: n.Expr | None,
+                 by: tuple[n.Expr, bool] | None, body: tuple[n.Stmt, ...]) -> n.For:
+        return n.For(self.span(meta), str(var), source, where, by[0] if by else None,
+                     by[1] if by else False, body)
+
+    @v_args(meta=True, inline=True)
+    def call_stmt(self, meta: Any, name: Token, args: list[n.Expr] | None) -> n.CallStmt:
+        return n.CallStmt(self.span(meta), str(name), tuple(args or ()))
+
+    @v_args(meta=True, inline=True)
+    def run_stmt(self, meta: Any, name: Token) -> n.Run:
+        return n.Run(self.span(meta), str(name))
+
+    @v_args(meta=True, inline=True)
+    def news_stmt(self, meta: Any, tok: Token) -> n.News:
+        return n.News(self.span(meta), self.text(tok))
+
+    @v_args(meta=True, inline=True)
+    def tell_stmt(self, meta: Any, who: n.Expr, tok: Token) -> n.Tell:
+        return n.Tell(self.span(meta), who, self.text(tok))
+
+    @v_args(meta=True, inline=True)
+    def add_stmt(self, meta: Any, value: n.Expr, target: n.Expr) -> n.Add:
+        return n.Add(self.span(meta), value, target)
+
+    @v_args(meta=True, inline=True)
+    def clear_stmt(self, meta: Any, target: n.Expr) -> n.Clear:
+        return n.Clear(self.span(meta), target)
+
+    @v_args(meta=True, inline=True)
+    def fail_stmt(self, meta: Any, tok: Token) -> n.Fail:
+        return n.Fail(self.span(meta), self.text(tok))
+
+    @v_args(inline=True)
+    def where(self, e: n.Expr) -> n.Expr:
+        return e
+
+    @v_args(inline=True)
+    def order_by(self, e: n.Expr, desc: Any = None) -> tuple[n.Expr, bool]:
+        return (e, desc is not None)
+
+    def descending(self, _: list[Any]) -> bool:
+        return True
+
+    # -- expressions
+    @v_args(meta=True, inline=True)
+    def cond_expr(self, meta: Any, c: n.Expr, a: n.Expr, b: n.Expr) -> n.CondExpr:
+        return n.CondExpr(self.span(meta), c, a, b)
+
+    def _bin(op: str) -> Any:  # type: ignore[misc]
+        @v_args(meta=True, inline=True)
+        def build(self: _Builder, meta: Any, left: n.Expr, right: n.Expr) -> n.BinOp:
+            return n.BinOp(self.span(meta), op, left, right)
+        return build
+
+    or_op = _bin("or")
+    and_op = _bin("and")
+    eq = _bin("==")
+    ne = _bin("!=")
+    lt = _bin("<")
+    le = _bin("<=")
+    gt = _bin(">")
+    ge = _bin(">=")
+    in_op = _bin("in")
+    not_in_op = _bin("not in")
+    add = _bin("+")
+    sub = _bin("-")
+    mul = _bin("*")
+    div = _bin("/")
+    intdiv = _bin("div")
+    mod = _bin("%")
+
+    @v_args(meta=True, inline=True)
+    def not_op(self, meta: Any, e: n.Expr) -> n.UnaryOp:
+        return n.UnaryOp(self.span(meta), "not", e)
+
+    @v_args(meta=True, inline=True)
+    def neg(self, meta: Any, e: n.Expr) -> n.Expr:
+        if isinstance(e, n.Number):
+            return n.Number(self.span(meta), -e.value)
+        return n.UnaryOp(self.span(meta), "-", e)
+
+    @v_args(meta=True, inline=True)
+    def attr(self, meta: Any, obj: n.Expr, name: Token) -> n.Attr:
+        return n.Attr(self.span(meta), obj, str(name), self.tspan(name))
+
+    @v_args(meta=True, inline=True)
+    def index(self, meta: Any, obj: n.Expr, idx: n.Expr) -> n.Index:
+        return n.Index(self.span(meta), obj, idx)
+
+    @v_args(meta=True, inline=True)
+    def call(self, meta: Any, name: Token, args: list[n.Expr] | None) -> n.Call:
+        return n.Call(self.span(meta), str(name), self.tspan(name), tuple(args or ()))
+
+    def args(self, items: list[n.Expr]) -> list[n.Expr]:
+        return items
+
+    @v_args(meta=True, inline=True)
+    def comprehension(self, meta: Any, name: Token, body: n.Expr, var: Token, source: n.Expr,
+                      where: n.Expr | None, by: tuple[n.Expr, bool] | None) -> n.Comprehension:
+        return n.Comprehension(self.span(meta), str(name), self.tspan(name), body, str(var), source,
+                               where, by[0] if by else None, by[1] if by else False)
+
+    @v_args(meta=True, inline=True)
+    def list_comp(self, meta: Any, body: n.Expr, var: Token, source: n.Expr, where: n.Expr | None,
+                  by: tuple[n.Expr, bool] | None) -> n.Comprehension:
+        span = self.span(meta)
+        return n.Comprehension(span, "list", span, body, str(var), source, where,
+                               by[0] if by else None, by[1] if by else False)
+
+    @v_args(meta=True, inline=True)
+    def number(self, meta: Any, tok: Token) -> n.Number:
+        return n.Number(self.tspan(tok), _number(str(tok)))
+
+    @v_args(inline=True)
+    def string(self, tok: Token) -> n.Text:
+        return self.text(tok)
+
+    @v_args(meta=True)
+    def true(self, meta: Any, _: list[Any]) -> n.Bool:
+        return n.Bool(self.span(meta), True)
+
+    @v_args(meta=True)
+    def false(self, meta: Any, _: list[Any]) -> n.Bool:
+        return n.Bool(self.span(meta), False)
+
+    @v_args(meta=True)
+    def none(self, meta: Any, _: list[Any]) -> n.NoneLit:
+        return n.NoneLit(self.span(meta))
+
+    @v_args(inline=True)
+    def name(self, tok: Token) -> n.Name:
+        return n.Name(self.tspan(tok), str(tok))
+
+    @v_args(meta=True)
+    def list_lit(self, meta: Any, items: list[n.Expr | None]) -> n.ListLit:
+        return n.ListLit(self.span(meta), tuple(i for i in items if i is not None))
+
+    @v_args(meta=True)
+    def record_lit(self, meta: Any, items: list[tuple[str, n.Expr] | None]) -> n.RecordLit:
+        return n.RecordLit(self.span(meta), tuple(i for i in items if i is not None))
+
+    @v_args(inline=True)
+    def record_item(self, name: Token, value: n.Expr) -> tuple[str, n.Expr]:
+        return (str(name), value)
+
+
+def _shift(node: Any, dl: int, dc: int, file: str) -> Any:
+    """Moves the spans of an interpolated expression to where it stands in the file."""
+    import dataclasses
+
+    if isinstance(node, Span):
+        return Span(file, node.line + dl, node.col + (dc if node.line == 1 else 0),
+                    node.end_line + dl, node.end_col + (dc if node.end_line == 1 else 0))
+    if isinstance(node, tuple):
+        return tuple(_shift(x, dl, dc, file) for x in node)
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        changes = {f.name: _shift(getattr(node, f.name), dl, dc, file) for f in dataclasses.fields(node)}
+        return dataclasses.replace(node, **changes)
+    return node
+
+
+# ---------------------------------------------------------------- syntax errors
+
+_WORDS = {
+    "NAME": "a name", "NUMBER": "a number", "STRING": 'a text in quotes like "..."',
+    "PERCENT": "a chance like `50%`", "$END": "the end of the file",
+    "LBRACE": "`{`", "RBRACE": "`}`", "LPAR": "`(`", "RPAR": "`)`", "LSQB": "`[`", "RSQB": "`]`",
+    "COLON": "`:`", "COMMA": "`,`", "DOT": "`.`", "EQUAL": "`=`", "QMARK": "`?`",
+}
+
+# Labelled examples of common mistakes (Lark's match_examples): the message says what to write.
+_EXAMPLES: dict[str, list[str]] = {
+    "a table row is written `key: value`, like `3: 6`": [
+        "table t(x: int) -> int { 1 2 }",
+        "table t(x: int) -> int { 1: }",
+        "table t(x: int) -> int { 1 = 2 }",
+    ],
+    "an order's syntax comes in quotes after its name, like `order arms \"A,{country},{units}\" {`": [
+        "order arms {",
+        "order \"A,{c}\" {",
+    ],
+    "a field is written `name: type`, like `troops: int = 0`": [
+        "thing Country keyed by code { troops int }",
+        "player { cash = 3 }",
+    ],
+    "a statement is needed here: `let`, an assignment like `x.troops += 1`, `if`, `for each`, `news`, "
+    "`tell`, `add`, `run`, or a procedure call": [
+        "phase p { 1 }",
+        "phase p { x }",
+        "phase p { x.y }",
+    ],
+    "a phase is `phase NAME: run ORDER` or `phase NAME { ... }`": [
+        "phase p run x",
+        "phase p",
+    ],
+}
+
+
+def _describe(tok_names: set[str]) -> str:
+    lark = _lark()
+    words = []
+    for name in sorted(tok_names):
+        if name in _WORDS:
+            words.append(_WORDS[name])
+            continue
+        try:
+            term = lark.get_terminal(name)
+            pat = term.pattern
+            words.append(f"`{pat.value}`" if pat.type == "str" else name.lower())
+        except KeyError:
+            words.append(name.lower())
+    words = sorted(set(words))
+    if len(words) > 8:
+        return ", ".join(words[:8]) + ", ..."
+    return ", ".join(words)
+
+
+def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
+    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+        span = source.end_span()
+        expected: set[str] = set(getattr(err, "expected", set()) or set())
+        msg = "the file ends too early"
+        hint = f"expected {_describe(set(expected))}" if expected else None
+        if "RBRACE" in expected:
+            msg = "the file ends before a `{` was closed"
+            hint = "add the missing `}`"
+        return Diagnostic(span, "E0101", msg, help=hint)
+    line, col = err.line, err.column
+    if isinstance(err, UnexpectedCharacters):
+        pos = err.pos_in_stream or 0
+        ch = source.text[pos] if pos < len(source.text) else "?"
+        return Diagnostic(Span(source.name, line, col, line, col + 1), "E0102",
+                          f"unexpected character `{ch}`",
+                          help="text goes in double quotes; comments start with `#`")
+    assert isinstance(err, UnexpectedToken)
+    tok = err.token
+    width = max(1, len(str(tok)))
+    span = Span(source.name, line, col, line, col + width)
+    label = None
+    try:
+        label = err.match_examples(_lark().parse, _EXAMPLES, use_accepts=True)
+    except Exception:  # match_examples re-parses snippets; a failure there must not hide the error
+        label = None
+    what = f"`{tok}`" if tok.type != "$END" else "the end of the file"
+    message = f"unexpected {what}"
+    hint = f"expected {_describe(set(err.accepts or err.expected))}"
+    if label:
+        message = f"unexpected {what}: {label}"
+    return Diagnostic(span, "E0103", message, help=hint)
+
+
+def parse(source: Source) -> tuple[n.Module | None, list[Diagnostic]]:
+    """Parses one file. Returns the module (None on a syntax error) and its diagnostics."""
+    errors: list[Diagnostic] = []
+    try:
+        tree: Tree[Token] = _lark().parse(source.text, start="start")
+    except UnexpectedInput as err:
+        return None, [_syntax_error(source, err)]
+    module = _Builder(source, errors).transform(tree)
+    return module, errors
+
+
+def parse_expr(source: Source) -> n.Expr:
+    """Parses a lone expression (used by tests and by scenario files)."""
+    tree = _lark().parse(source.text, start="expr")
+    result: n.Expr = _Builder(source, []).transform(tree)
+    return result

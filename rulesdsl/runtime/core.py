@@ -1,0 +1,243 @@
+"""Values and helpers that generated modules call: things, per-key values, aggregates, tables, text."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+
+class Thing:
+    """Base of every generated thing class (and of Player): a key and a declaration order."""
+
+    __slots__ = ("_key", "_ord")
+    TYPE = "Thing"
+
+    def __init__(self, key: str, ordinal: int) -> None:
+        self._key = key
+        self._ord = ordinal
+
+    def __repr__(self) -> str:
+        return f"<{self.TYPE} {self._key}>"
+
+
+class PlayerBase(Thing):
+    """Base of the generated Player class: the built-in fields every game has."""
+
+    __slots__ = ("account", "active", "code", "email", "name")
+    TYPE = "Player"
+
+    def __init__(self, key: str, ordinal: int) -> None:
+        super().__init__(key, ordinal)
+        self.name = ""
+        self.account = key
+        self.code = ""
+        self.email = ""
+        self.active = True
+
+
+class OrderFailed(Exception):
+    """Raised by `fail "..."` in an order's effect: the order fails with that reason."""
+
+
+class RulesError(Exception):
+    """A failure inside a generated module, pointed at the `.rules` line it came from."""
+
+    def __init__(self, message: str, file: str = "", line: int = 0, doing: str = "") -> None:
+        self.message, self.file, self.line, self.doing = message, file, line, doing
+        where = f"{file}:{line}: " if file else ""
+        tail = f" (while {doing})" if doing else ""
+        super().__init__(f"{where}{message}{tail}")
+
+
+@dataclass
+class OrderRec:
+    """One order a player gave, once its arguments are read."""
+
+    kind: str
+    player: Any
+    text: str
+    line: int
+    args: dict[str, Any] = field(default_factory=dict)
+    status: str = "pending"
+    reason: str | None = None
+
+
+# ---------------------------------------------------------------- per-key values
+
+def mget(m: dict[str, Any], key: Thing, default: Any) -> Any:
+    return m.get(key._key, default)
+
+
+def mset(m: dict[str, Any], key: Thing, value: Any, default: Any) -> None:
+    # Defaults are not stored, so a state file shows only what differs.
+    if value == default:
+        m.pop(key._key, None)
+    else:
+        m[key._key] = value
+
+
+# ---------------------------------------------------------------- collections
+
+def ordered(items: Iterable[Any], key: Callable[[Any], Any] | None, descending: bool) -> list[Any]:
+    out = list(items)
+    if key is not None:
+        out.sort(key=key, reverse=descending)  # stable: ties keep their order
+    return out
+
+
+def best(pairs: Iterable[tuple[Any, Any]]) -> Any:
+    """The item with the highest score, or None when nothing qualifies or the top is tied."""
+    top: Any = None
+    winner: Any = None
+    tied = False
+    for score, item in pairs:
+        if top is None or score > top:
+            top, winner, tied = score, item, False
+        elif score == top:
+            tied = True
+    return None if tied else winner
+
+
+def agg_max(values: Iterable[Any]) -> Any:
+    return max(values, default=0)
+
+
+def agg_min(values: Iterable[Any]) -> Any:
+    return min(values, default=0)
+
+
+def set_add(items: list[Any], value: Any) -> None:
+    if value not in items:
+        items.append(value)
+        if isinstance(value, Thing):
+            items.sort(key=lambda t: t._ord)
+
+
+def index(items: Sequence[Any], i: int) -> Any:
+    if not 0 <= i < len(items):
+        raise IndexError(f"position {i} is outside a list of {len(items)}")
+    return items[i]
+
+
+def first(items: Iterable[Any]) -> Any:
+    for x in items:
+        return x
+    return None
+
+
+# ---------------------------------------------------------------- numbers and text
+
+def clamp(x: Any, lo: Any, hi: Any) -> Any:
+    return max(lo, min(hi, x))
+
+
+def div(a: Any, b: Any) -> Fraction:
+    return Fraction(a) / Fraction(b)
+
+
+def intdiv(a: Any, b: Any) -> int:
+    return int(a // b)
+
+
+def to_round(x: Any) -> int:
+    # Half away from zero: what a designer expects of "round", unlike Python's banker's rounding.
+    f = Fraction(x)
+    return math.floor(f + Fraction(1, 2)) if f >= 0 else -math.floor(-f + Fraction(1, 2))
+
+
+def to_floor(x: Any) -> int:
+    return math.floor(x)
+
+
+def to_ceil(x: Any) -> int:
+    return math.ceil(x)
+
+
+def truncate(s: str, n: int) -> str:
+    return s[: max(0, n)]
+
+
+def is_alnum(s: str) -> bool:
+    return s.isascii() and s.isalnum()
+
+
+def fmt(value: Any) -> str:
+    """How a value reads in a message or a report."""
+    if isinstance(value, PlayerBase):
+        return value.name
+    if isinstance(value, Thing):
+        return value._key
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Fraction):
+        return fmt_decimal(value)
+    if value is None:
+        return "none"
+    return str(value)
+
+
+def fmt_decimal(value: Fraction) -> str:
+    if value.denominator == 1:
+        return str(value.numerator)
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def interp(*parts: Any) -> str:
+    return "".join(p if isinstance(p, str) else fmt(p) for p in parts)
+
+
+# ---------------------------------------------------------------- tables and chance
+
+class TableMiss(Exception):
+    def __init__(self, table: str, key: Any) -> None:
+        shown = ", ".join(fmt(k) for k in key) if isinstance(key, tuple) else fmt(key)
+        super().__init__(f"table `{table}` has no row for {shown}")
+
+
+def lookup(table: str, rows: dict[Any, Any], key: Any) -> Any:
+    try:
+        return rows[key]
+    except KeyError:
+        raise TableMiss(table, key) from None
+
+
+def weighted_pick(rng: random.Random, rows: Sequence[tuple[Fraction, Any]]) -> Any:
+    scale = math.lcm(*(Fraction(w).denominator for w, _ in rows))
+    weights = [int(Fraction(w) * scale) for w, _ in rows]
+    r = rng.randrange(sum(weights))
+    for w, (_, value) in zip(weights, rows, strict=True):
+        if r < w:
+            return value
+        r -= w
+    raise AssertionError("weights exhausted")
+
+
+def roll(rng: random.Random, sides: int) -> int:
+    return rng.randint(1, max(1, sides))
+
+
+def chance(rng: random.Random, percent: int) -> bool:
+    return rng.randint(1, 100) <= percent
+
+
+def pick(rng: random.Random, items: Sequence[Any]) -> Any:
+    items = list(items)
+    return items[rng.randrange(len(items))] if items else None
+
+
+def shuffle(rng: random.Random, items: Iterable[Any]) -> list[Any]:
+    out = list(items)
+    rng.shuffle(out)
+    return out
+
+
+def madd(m: dict[str, Any], key: Thing, value: Any, is_set: bool) -> None:
+    items = m.setdefault(key._key, [])
+    if is_set:
+        set_add(items, value)
+    else:
+        items.append(value)

@@ -1,0 +1,384 @@
+"""Game state + players' submissions -> the next state, each player's report data, and the news.
+
+Generic for every ruleset: the compiled module says which orders exist, what they cost and do, and
+in which phases they run; this module reads the submissions, keeps the orders on file, enforces the
+order limits, runs the phases, and judges victory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulesdsl.runtime.core import OrderFailed, OrderRec, PlayerBase, RulesError, TableMiss, Thing, fmt
+from rulesdsl.runtime.orders import OrderReader, header_patterns
+from rulesdsl.runtime.spec import OrderSpec, RulesetSpec
+
+
+@dataclass
+class Refusal:
+    line: int
+    text: str
+    reason: str
+
+
+@dataclass
+class PlayerTurn:
+    """What happened to one player's orders this turn: the raw material of the report's order section."""
+
+    used: list[OrderRec] = field(default_factory=list)
+    refused: list[Refusal] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+    new_lines: list[tuple[str, int, OrderRec | None]] = field(default_factory=list)
+    discard: bool = False
+    new_count: int = 0
+    submitted: bool = False
+    was_active: bool = True
+
+
+class Game:
+    """The live state of one game while a turn is processed; generated code calls it as `g`."""
+
+    def __init__(self, spec: RulesetSpec, module_file: str = "") -> None:
+        self.spec = spec
+        self.module_file = module_file
+        self.turn = 0
+        self.seed = 0
+        self.meta: dict[str, Any] = {}
+        self.params: dict[str, Any] = {p.name: p.default for p in spec.params}
+        self.all_players: list[PlayerBase] = []
+        self.all: dict[str, list[Thing]] = {}
+        self.index: dict[str, dict[str, Thing]] = {}
+        self.on_file: dict[str, list[str]] = {}
+        self.streaks: dict[str, dict[str, int]] = {v.name: {} for v in spec.victories}
+        self.game_over = False
+        self.winners: list[str] = []
+        self.orders = {o.name: o for o in spec.orders}
+        self.reader = OrderReader(spec.orders)
+        # per turn
+        self._news: list[str] = []
+        self.turns: dict[str, PlayerTurn] = {}
+        self._batch: dict[str, list[OrderRec]] = {}
+        self._executed: dict[str, list[OrderRec]] = {}
+        self._rngs: dict[str, random.Random] = {}
+        self.warnings: list[str] = []
+        self.unrouted: list[str] = []
+        self._doing = ""
+
+    # ------------------------------------------------------------ what generated code calls
+    def players(self) -> list[PlayerBase]:
+        return [p for p in self.all_players if p.active]
+
+    def rng(self, purpose: str) -> random.Random:
+        """One stream per purpose and turn: a new draw somewhere never shifts the draws elsewhere."""
+        r = self._rngs.get(purpose)
+        if r is None:
+            digest = hashlib.sha256(f"{self.seed}/{self.turn}/{purpose}".encode()).digest()
+            r = self._rngs[purpose] = random.Random(int.from_bytes(digest[:8], "big"))
+        return r
+
+    def news(self, text: str) -> None:
+        self._news.append(text)
+
+    def tell(self, player: PlayerBase, text: str) -> None:
+        self.turns.setdefault(player._key, PlayerTurn()).messages.append(text)
+
+    def orders_of(self, kind: str) -> list[OrderRec]:
+        return list(self._executed.get(kind, []))
+
+    def run(self, kind: str) -> None:
+        spec = self.orders[kind]
+        pay = self.spec.policy.pay_field
+        budget = self.spec.policy.budget_field
+        for rec in self._batch.get(kind, []):
+            me = rec.player
+            if not me.active:
+                rec.status, rec.reason = "failed", "you are out of the game"
+                continue
+            self._doing = f'order "{rec.text}" of {me.name}'
+            reason = spec.require(self, me, rec) if spec.require else None
+            if reason is not None:
+                rec.status, rec.reason = "failed", reason
+                continue
+            cost = spec.cost(self, me, rec) if spec.cost else 0
+            if cost and pay:
+                have = getattr(me, pay)
+                if cost > have:
+                    rec.status, rec.reason = "failed", f"not enough {pay}: it costs {cost} and you have {have}"
+                    continue
+                setattr(me, pay, have - cost)
+            try:
+                if spec.effect:
+                    spec.effect(self, me, rec)
+            except OrderFailed as fail:
+                if cost and pay:
+                    setattr(me, pay, getattr(me, pay) + cost)
+                rec.status, rec.reason = "failed", str(fail)
+                continue
+            rec.status = "done"
+            if budget:
+                setattr(me, budget, getattr(me, budget) - 1)
+            self._executed.setdefault(kind, []).append(rec)
+        self._doing = ""
+
+    # ------------------------------------------------------------ the turn
+    def process_turn(self, submissions: list[tuple[str, str]]) -> None:
+        """Runs one turn in place. Callers keep the previous state: on any error it is still theirs."""
+        self.turn += 1
+        self._news, self._batch, self._executed, self._rngs = [], {}, {}, {}
+        self.warnings, self.unrouted = [], []
+        self.turns = {p._key: PlayerTurn(was_active=p.active) for p in self.all_players}
+        try:
+            self._reset_fields()
+            for label, text in submissions:
+                self._read_submission(label, text)
+            self._select()
+            for phase in self.spec.phases:
+                if phase.when is not None and not phase.when(self):
+                    continue
+                self._doing = f"phase {phase.name}"
+                phase.run(self)
+            self._doing = "the end of the turn"
+            self._end_of_turn()
+            self._doing = "victory"
+            self._judge()
+        except RulesError:
+            raise
+        except Exception as exc:
+            raise self._locate(exc) from exc
+
+    def _locate(self, exc: BaseException) -> RulesError:
+        line = 0
+        for frame, lineno in traceback.walk_tb(exc.__traceback__):
+            if self.module_file and frame.f_code.co_filename == self.module_file:
+                line = self._rules_line(lineno)
+        kind = type(exc).__name__
+        msg = str(exc) if isinstance(exc, (TableMiss, IndexError)) else f"{kind}: {exc}"
+        if isinstance(exc, ZeroDivisionError):
+            msg = "division by zero"
+        return RulesError(msg, self.spec.source if line else "", line, self._doing)
+
+    def _rules_line(self, pyline: int) -> int:
+        found = 0
+        for start, src in self.spec.line_map:
+            if start > pyline:
+                break
+            found = src
+        return found
+
+    def _reset_fields(self) -> None:
+        for tspec in self.spec.things:
+            resets = [f for f in tspec.fields if f.reset_each_turn]
+            for obj in self.all[tspec.name] if resets else ():
+                for f in resets:
+                    setattr(obj, f.attr, {} if f.type[0] == "map" else f.default(self))
+        presets = [f for f in self.spec.player_fields if f.reset_each_turn]
+        for p in self.all_players if presets else ():
+            for f in presets:
+                setattr(p, f.attr, {} if f.type[0] == "map" else f.default(self))
+
+    def _read_submission(self, label: str, text: str) -> None:
+        lines = text.splitlines()
+        patterns = header_patterns(self.spec.policy)
+        slots: dict[str, str] = {}
+        pos = 0
+        for pat in patterns:
+            while pos < len(lines) and not lines[pos].strip():
+                pos += 1
+            if pos >= len(lines):
+                self.unrouted.append(f"{label}: the header lines are missing")
+                return
+            m = pat.match(lines[pos])
+            if not m:
+                self.unrouted.append(f"{label}: line {pos + 1} \"{lines[pos].strip()}\" is not a header line "
+                                     f"like \"{pat.pattern}\"")
+                # Try still to find whose orders they are, so the player hears why nothing happened.
+                slots.setdefault("_bad", str(pos + 1))
+            else:
+                slots.update({k: v for k, v in m.groupdict().items()})
+            pos += 1
+        player = next((p for p in self.all_players if p.account.upper() == slots.get("account", "").upper()), None)
+        if player is None:
+            self.unrouted.append(f"{label}: no player has account \"{slots.get('account', '?')}\"")
+            return
+        turn = self.turns[player._key]
+        if "_bad" in slots:
+            turn.notices.append(f"Your orders in {label} were not processed: line {slots['_bad']} of the header "
+                                "is not in the form the game expects.")
+            return
+        if "game" in slots and slots["game"].upper() != str(self.meta.get("number", "")).upper():
+            turn.notices.append(f"Your orders in {label} were not processed: they are for game "
+                                f"{slots['game']}, and this is game {self.meta.get('id', '')}.")
+            return
+        if slots.get("code", "").upper() != player.code.upper():
+            turn.notices.append(f"Your orders in {label} were not processed: the access code does not match.")
+            return
+        if not player.active:
+            turn.notices.append(f"Your orders in {label} were not processed: you have left the game.")
+            return
+        turn.submitted = True
+        limit = self.spec.policy.new_limit
+        for i in range(pos, len(lines)):
+            raw = lines[i].strip()
+            if not raw:
+                continue
+            if not player.active:
+                turn.refused.append(Refusal(i + 1, raw, "you have left the game"))
+                continue
+            parsed = self.reader.read(self, player, raw, i + 1)
+            spec = parsed.spec
+            if parsed.rec is None or spec is None:
+                turn.refused.append(Refusal(i + 1, raw, parsed.reason or "not an order of this game"))
+                continue
+            if spec.kind == "personal":
+                self._personal(spec, parsed.rec, turn)
+            elif spec.kind == "discard":
+                dropped = len(self.on_file.get(player._key, [])) + sum(1 for t in turn.new_lines if t[2] is not None)
+                self.on_file[player._key] = []
+                turn.new_lines = []
+                turn.notices.append(f"Line {i + 1} {raw}: {dropped} unprocessed order(s) discarded.")
+            elif spec.kind == "stop":
+                turn.new_lines.append((raw, i + 1, None))
+            else:
+                turn.new_count += 1
+                if limit is not None and turn.new_count > limit:
+                    turn.refused.append(Refusal(i + 1, raw, f"no more than {limit} new orders are accepted in one "
+                                                            f"{self.spec.turn_unit}"))
+                    continue
+                turn.new_lines.append((raw, i + 1, parsed.rec))
+
+    def _personal(self, spec: OrderSpec, rec: OrderRec, turn: PlayerTurn) -> None:
+        self._doing = f'order "{rec.text}" of {rec.player.name}'
+        reason = spec.valid(self, rec.player, rec) if spec.valid else None
+        if reason is None and spec.require:
+            reason = spec.require(self, rec.player, rec)
+        if reason is None:
+            try:
+                if spec.effect:
+                    spec.effect(self, rec.player, rec)
+                rec.status = "done"
+            except OrderFailed as fail:
+                reason = str(fail)
+        if reason is not None:
+            rec.status, rec.reason = "failed", reason
+        turn.used.append(rec)
+        self._doing = ""
+
+    def _select(self) -> None:
+        """Chooses each player's orders for this turn: orders on file first, then new ones in order given."""
+        pol = self.spec.policy
+        chosen: dict[str, list[OrderRec]] = {}
+        for p in self.all_players:
+            turn = self.turns[p._key]
+            queue: list[tuple[str, int, OrderRec | None, bool]] = [
+                (t, 0, None, True) for t in self.on_file.get(p._key, [])]
+            queue += [(t, ln, rec, False) for t, ln, rec in turn.new_lines]
+            if not p.active:
+                self.on_file[p._key] = []
+                continue
+            cap = pol.limit if pol.limit is not None else len(queue)
+            if pol.budget_field:
+                cap = min(cap, max(0, getattr(p, pol.budget_field)))
+            taken: list[OrderRec] = []
+            once: set[tuple[Any, ...]] = set()
+            i = 0
+            while i < len(queue):
+                text, line, rec, from_file = queue[i]
+                stop = self._is_stop(text) if rec is None else False
+                if stop:
+                    i += 1
+                    break
+                if len(taken) >= cap:
+                    break
+                i += 1
+                if rec is None:
+                    parsed = self.reader.read(self, p, text, line)
+                    if parsed.rec is None or parsed.spec is None or parsed.spec.kind != "game":
+                        turn.refused.append(Refusal(line, text, parsed.reason or "not an order of this game"))
+                        continue
+                    rec = parsed.rec
+                spec = self.orders[rec.kind]
+                self._doing = f'order "{rec.text}" of {p.name}'
+                reason = spec.valid(self, p, rec) if spec.valid else None
+                if reason is None and spec.once_per:
+                    key = (rec.kind, *(_ident(rec.args[a]) for a in spec.once_per))
+                    if key in once:
+                        reason = (f"this order may be given once per {self.spec.turn_unit} for the same "
+                                  + " and ".join(spec.once_per))
+                    once.add(key)
+                if reason is not None:
+                    turn.refused.append(Refusal(line, text, reason))
+                    continue
+                if from_file:
+                    rec.line = 0
+                taken.append(rec)
+            # A STOP right after the last order that fits belongs to this turn too.
+            if i < len(queue) and queue[i][2] is None and self._is_stop(queue[i][0]) and len(taken) >= cap:
+                i += 1
+            self.on_file[p._key] = [q[0] for q in queue[i:]]
+            chosen[p._key] = taken
+            turn.used.extend(taken)
+        self._doing = ""
+        # Round robin: each player's first order of a kind, then each one's second, and so on.
+        for kind in self.orders:
+            lists = [[r for r in chosen.get(p._key, []) if r.kind == kind] for p in self.all_players]
+            batch: list[OrderRec] = []
+            for rnd in range(max((len(x) for x in lists), default=0)):
+                batch.extend(x[rnd] for x in lists if rnd < len(x))
+            if batch:
+                self._batch[kind] = batch
+
+    def _is_stop(self, text: str) -> bool:
+        return any(spec.kind == "stop" and pat.match(text.strip()) for spec, pat in self.reader.patterns)
+
+    def _end_of_turn(self) -> None:
+        pol = self.spec.policy
+        # Orders whose phase did not happen this turn go back on file, in front.
+        for p in self.all_players:
+            turn = self.turns[p._key]
+            pending = [r for r in turn.used if r.status == "pending"]
+            if pending:
+                self.on_file[p._key] = [r.text for r in pending] + self.on_file.get(p._key, [])
+                turn.used = [r for r in turn.used if r.status != "pending"]
+            if pol.budget_field and p.active:
+                setattr(p, pol.budget_field, getattr(p, pol.budget_field) + pol.budget_plus)
+
+    def _judge(self) -> None:
+        active = self.players()
+        winners: list[str] = []
+        for v in self.spec.victories:
+            streak = self.streaks.setdefault(v.name, {})
+            for p in self.all_players:
+                held = p.active and bool(v.when(self, p))
+                streak[p._key] = streak.get(p._key, 0) + 1 if held else 0
+                if held and streak[p._key] >= v.held_for:
+                    if p.name not in winners:
+                        winners.append(p.name)
+                elif held and v.warn is not None:
+                    self.warnings.append(v.warn(self, p))
+            self.streaks[v.name] = {k: n for k, n in streak.items() if n}
+        if not active:
+            self.game_over = True
+        if winners:
+            self.game_over = True
+            self.winners = winners
+
+    def news_items(self) -> list[str]:
+        return list(self._news)
+
+
+def _ident(value: Any) -> Any:
+    return value._key if isinstance(value, Thing) else value
+
+
+def describe_error(exc: BaseException) -> str:
+    if isinstance(exc, RulesError):
+        return str(exc)
+    return "".join(traceback.format_exception_only(type(exc), exc)).strip()
+
+
+__all__ = ["Game", "PlayerTurn", "Refusal", "describe_error", "fmt"]

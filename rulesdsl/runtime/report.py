@@ -1,0 +1,87 @@
+"""Game after a turn -> each player's report as data (checked by the report schema) and as text."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+import jinja2
+import jsonschema
+
+from rulesdsl.runtime.core import PlayerBase, Thing, fmt_decimal
+from rulesdsl.runtime.engine import Game
+from rulesdsl.runtime.spec import RulesetSpec
+
+
+def template_env() -> jinja2.Environment:
+    """The one Jinja2 environment used to check templates at compile time and to render them."""
+    env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True,
+                             trim_blocks=True, lstrip_blocks=True)
+    env.filters["ljust"] = lambda s, w: str(s).ljust(int(w))
+    env.filters["rjust"] = lambda s, w: str(s).rjust(int(w))
+    return env
+
+
+def to_data(value: Any) -> Any:
+    if isinstance(value, PlayerBase):
+        return value.name
+    if isinstance(value, Thing):
+        return value._key
+    if isinstance(value, Fraction):
+        return fmt_decimal(value)
+    if isinstance(value, dict):
+        return {k: to_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_data(v) for v in value]
+    return value
+
+
+def report_data(g: Game, p: PlayerBase) -> dict[str, Any]:
+    turn = g.turns.get(p._key)
+    used = turn.used if turn else []
+    data: dict[str, Any] = {
+        "game": {"id": str(g.meta.get("id", "")), "title": str(g.meta.get("name", g.spec.title)), "turn": g.turn,
+                 "unit": g.spec.turn_unit},
+        "player": {"name": p.name, "account": p.account, "code": p.code, "email": p.email, "active": p.active},
+        "orders": {
+            "used": [{"line": r.line, "text": r.text, "status": r.status, "reason": r.reason} for r in used],
+            "refused": [{"line": r.line, "text": r.text, "reason": r.reason} for r in (turn.refused if turn else [])],
+            "on_file": list(g.on_file.get(p._key, [])),
+            "notices": list(turn.notices if turn else []),
+        },
+        "news": g.news_items(),
+        "messages": list(turn.messages if turn else []),
+        "warnings": list(g.warnings),
+        "game_over": g.game_over,
+        "winners": list(g.winners),
+    }
+    g._doing = f"the report of {p.name}"
+    own = g.spec.report(g, p)
+    g._doing = ""
+    data.update(to_data(own))
+    return data
+
+
+@cache
+def _validator(spec: RulesetSpec) -> jsonschema.protocols.Validator:
+    cls = jsonschema.validators.validator_for(spec.report_schema)
+    return cls(spec.report_schema)
+
+
+def validate_report(spec: RulesetSpec, data: dict[str, Any]) -> None:
+    err = jsonschema.exceptions.best_match(_validator(spec).iter_errors(data))
+    if err is not None:
+        path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
+        raise ValueError(f"report data does not fit its schema at {path}: {err.message}")
+
+
+@cache
+def _template(spec: RulesetSpec) -> jinja2.Template:
+    return template_env().from_string(spec.template)
+
+
+def render(spec: RulesetSpec, data: dict[str, Any]) -> str:
+    text = _template(spec).render(**data)
+    # Reviewers diff these: no trailing blanks, one newline at the end.
+    return "\n".join(line.rstrip() for line in text.splitlines()).rstrip("\n") + "\n"

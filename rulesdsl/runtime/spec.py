@@ -1,0 +1,114 @@
+"""Generated module -> engine: the descriptions a compiled ruleset hands to the turn engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+# A value type as the state codec sees it: ("int",), ("decimal",), ("money",), ("bool",), ("text",),
+# ("thing", NAME), ("opt", T), ("list", T), ("set", T), ("map", KEY_THING, T).
+TypeDesc = tuple[Any, ...]
+Fn = Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str
+    attr: str  # the Python attribute (a keyword gets a trailing underscore)
+    type: TypeDesc
+    default: Fn  # default(g) -> value; for a per-key value, the default of each key
+    reset_each_turn: bool = False
+
+
+@dataclass(frozen=True)
+class ThingSpec:
+    name: str
+    cls: type
+    key: str
+    fields: tuple[FieldSpec, ...]
+    instances: tuple[tuple[str, dict[str, Any]], ...]
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    name: str
+    type: TypeDesc
+    default: Any
+    secret: bool
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    name: str
+    type: TypeDesc
+    low: Fn | None = None  # low(g) -> bound
+    high: Fn | None = None
+
+
+@dataclass(frozen=True)
+class OrderSpec:
+    name: str
+    kind: str  # game, personal, stop, discard
+    pattern: str
+    args: tuple[ArgSpec, ...] = ()
+    valid: Fn | None = None  # valid(g, me, o) -> reason or None
+    require: Fn | None = None  # require(g, me, o) -> reason or None
+    cost: Fn | None = None  # cost(g, me, o) -> money
+    effect: Fn | None = None  # effect(g, me, o)
+    once_per: tuple[str, ...] = ()
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    header: tuple[str, ...] = ()
+    budget_field: str | None = None
+    budget_start: int = 0
+    budget_plus: int = 0
+    limit: int | None = None
+    new_limit: int | None = None
+    pay_field: str | None = None
+
+
+@dataclass(frozen=True)
+class PhaseSpec:
+    name: str
+    run: Fn  # run(g)
+    when: Fn | None = None  # when(g) -> bool
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class VictorySpec:
+    name: str
+    when: Fn  # when(g, p) -> bool
+    held_for: int
+    warn: Fn | None  # warn(g, p) -> text
+    line: int = 0
+
+
+@dataclass(frozen=True, eq=False)
+class RulesetSpec:
+    """Everything the engine needs from a compiled ruleset."""
+
+    title: str
+    version: str
+    turn_unit: str
+    game_id: str  # the game's name pattern, like "CO-{number}"
+    source: str
+    source_hash: str
+    player_cls: type
+    player_fields: tuple[FieldSpec, ...]
+    things: tuple[ThingSpec, ...]
+    params: tuple[ParamSpec, ...]
+    policy: PolicySpec
+    orders: tuple[OrderSpec, ...]
+    phases: tuple[PhaseSpec, ...]
+    victories: tuple[VictorySpec, ...]
+    report: Fn  # report(g, me) -> dict of the ruleset's own report fields
+    template: str
+    template_name: str
+    report_schema: dict[str, Any]
+    state_schema: dict[str, Any]
+    line_map: tuple[tuple[int, int], ...] = field(default=())  # (first generated line, .rules line)

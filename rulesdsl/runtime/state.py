@@ -1,0 +1,218 @@
+"""Game <-> plain data: the state file's contents, and a new game from a scenario."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from rulesdsl.runtime.core import PlayerBase, Thing
+from rulesdsl.runtime.engine import Game
+from rulesdsl.runtime.spec import FieldSpec, RulesetSpec, TypeDesc
+
+STATE_FORMAT = 1
+
+
+class StateError(Exception):
+    """A scenario or state value that cannot be used; `path` is its JSON path."""
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        super().__init__(f"{path}: {message}")
+
+
+def encode(value: Any, ty: TypeDesc) -> Any:
+    kind = ty[0]
+    if value is None:
+        return None
+    if kind == "decimal":
+        f = Fraction(value)
+        return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+    if kind == "thing":
+        return value._key
+    if kind == "opt":
+        return encode(value, ty[1])
+    if kind in ("list", "set"):
+        return [encode(v, ty[1]) for v in value]
+    if kind == "map":
+        return {k: encode(v, ty[2]) for k, v in value.items()}
+    return value
+
+
+def decode(g: Game, value: Any, ty: TypeDesc, path: str) -> Any:
+    kind = ty[0]
+    if kind == "opt":
+        return None if value is None else decode(g, value, ty[1], path)
+    if value is None:
+        raise StateError(path, "a value is needed here")
+    if kind in ("int", "money"):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise StateError(path, f"expected a whole number, not {value!r}")
+        return value
+    if kind == "decimal":
+        try:
+            return Fraction(str(value))
+        except (ValueError, ZeroDivisionError):
+            raise StateError(path, f"expected a number, not {value!r}") from None
+    if kind == "bool":
+        if not isinstance(value, bool):
+            raise StateError(path, f"expected true or false, not {value!r}")
+        return value
+    if kind == "text":
+        return str(value)
+    if kind == "thing":
+        obj = g.index[ty[1]].get(str(value).upper() if ty[1] != "Player" else str(value))
+        if obj is None:
+            raise StateError(path, f"no {ty[1]} is keyed {value!r}")
+        return obj
+    if kind in ("list", "set"):
+        if not isinstance(value, list):
+            raise StateError(path, "expected a list")
+        items = [decode(g, v, ty[1], f"{path}[{i}]") for i, v in enumerate(value)]
+        if kind == "set" and items and isinstance(items[0], Thing):
+            items = sorted(set(items), key=lambda t: t._ord)
+        return items
+    if kind == "map":
+        if not isinstance(value, dict):
+            raise StateError(path, "expected a mapping of keys to values")
+        out = {}
+        for k, v in value.items():
+            key = decode(g, k, ("thing", ty[1]), f"{path}.{k}")
+            out[key._key] = decode(g, v, ty[2], f"{path}.{k}")
+        return _canonical_map(g, ty[1], out)
+    raise AssertionError(f"unknown type {ty}")
+
+
+def _canonical_map(g: Game, key_thing: str, m: dict[str, Any]) -> dict[str, Any]:
+    order = {k: i for i, k in enumerate(g.index[key_thing])}
+    return {k: m[k] for k in sorted(m, key=lambda k: order.get(k, len(order)))}
+
+
+def _init_fields(g: Game, obj: Any, fields: tuple[FieldSpec, ...]) -> None:
+    for f in fields:
+        setattr(obj, f.attr, {} if f.type[0] == "map" else f.default(g))
+
+
+def _set_fields(g: Game, obj: Any, fields: tuple[FieldSpec, ...], values: dict[str, Any], path: str,
+                builtin: tuple[str, ...] = ()) -> None:
+    by_name = {f.name: f for f in fields}
+    for name, raw in values.items():
+        if name in builtin:
+            continue
+        f = by_name.get(name)
+        if f is None:
+            raise StateError(f"{path}.{name}", "no such field")
+        value = decode(g, raw, f.type, f"{path}.{name}")
+        if f.type[0] == "map":
+            value = {k: v for k, v in value.items() if v != f.default(g)}
+        setattr(obj, f.attr, value)
+
+
+def _make_world(spec: RulesetSpec, players: list[dict[str, Any]]) -> Game:
+    g = Game(spec)
+    for tspec in spec.things:
+        objs = [tspec.cls(key, i) for i, (key, _) in enumerate(tspec.instances)]
+        g.all[tspec.name] = list(objs)
+        g.index[tspec.name] = {o._key: o for o in objs}
+    for i, raw in enumerate(players):
+        p = spec.player_cls(str(raw["account"]), i)
+        g.all_players.append(p)
+    g.index["Player"] = {p._key: p for p in g.all_players}
+    return g
+
+
+def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
+    """A game at turn 0 from a scenario already checked against its schema."""
+    players = scenario.get("players", [])
+    g = _make_world(spec, players)
+    meta = scenario.get("game", {})
+    number = str(meta.get("number", 1))
+    g.meta = {"number": number, "id": spec.game_id.replace("{number}", number), "name": meta.get("name", spec.title)}
+    g.seed = int(scenario.get("seed", 0))
+    for name, value in scenario.get("parameters", {}).items():
+        ps = next(p for p in spec.params if p.name == name)
+        g.params[name] = decode(g, value, ps.type, f"$.parameters.{name}")
+    for tspec in spec.things:
+        for obj, (_, values) in zip(g.all[tspec.name], tspec.instances, strict=True):
+            _init_fields(g, obj, tspec.fields)
+            for fname, raw in values.items():
+                f = next(f for f in tspec.fields if f.name == fname)
+                setattr(obj, f.attr, decode(g, raw, f.type, f"{tspec.name}.{obj._key}.{fname}"))
+        for key, values in scenario.get(tspec.name, {}).items():
+            obj = g.index[tspec.name][str(key).upper()]
+            _set_fields(g, obj, tspec.fields, values, f"$.{tspec.name}.{key}")
+    for i, (p, raw) in enumerate(zip(g.all_players, players, strict=True)):
+        _init_fields(g, p, spec.player_fields)
+        _set_player(g, p, raw, f"$.players[{i}]")
+        if spec.policy.budget_field and spec.policy.budget_field not in raw:
+            setattr(p, spec.policy.budget_field, spec.policy.budget_start)
+    return g
+
+
+def _set_player(g: Game, p: PlayerBase, raw: dict[str, Any], path: str) -> None:
+    p.name = str(raw["name"])
+    p.code = str(raw["code"])
+    p.email = str(raw.get("email", ""))
+    p.active = bool(raw.get("active", True))
+    _set_fields(g, p, g.spec.player_fields, raw, path, ("name", "account", "code", "email", "active"))
+
+
+def dump(g: Game) -> dict[str, Any]:
+    spec = g.spec
+    out: dict[str, Any] = {
+        "format": STATE_FORMAT,
+        "ruleset": {"title": spec.title, "version": spec.version, "source": spec.source,
+                    "sha256": spec.source_hash},
+        "game": dict(g.meta),
+        "turn": g.turn,
+        "seed": g.seed,
+        "parameters": {p.name: encode(g.params[p.name], p.type) for p in spec.params},
+        "players": [],
+    }
+    for p in g.all_players:
+        row: dict[str, Any] = {"name": p.name, "account": p.account, "code": p.code, "email": p.email,
+                               "active": p.active}
+        for f in spec.player_fields:
+            row[f.name] = _enc_field(g, p, f)
+        out["players"].append(row)
+    for tspec in spec.things:
+        out[tspec.name] = {obj._key: {f.name: _enc_field(g, obj, f) for f in tspec.fields}
+                           for obj in g.all[tspec.name]}
+    out["engine"] = {
+        "on_file": {k: list(v) for k, v in g.on_file.items() if v},
+        "streaks": {k: dict(v) for k, v in g.streaks.items() if v},
+        "game_over": g.game_over,
+        "winners": list(g.winners),
+    }
+    return out
+
+
+def _enc_field(g: Game, obj: Any, f: FieldSpec) -> Any:
+    value = getattr(obj, f.attr)
+    if f.type[0] == "map":
+        return encode(_canonical_map(g, f.type[1], value), f.type)
+    return encode(value, f.type)
+
+
+def load(spec: RulesetSpec, data: dict[str, Any], module_file: str = "") -> Game:
+    g = _make_world(spec, data.get("players", []))
+    g.module_file = module_file
+    g.meta = dict(data.get("game", {}))
+    g.turn = int(data.get("turn", 0))
+    g.seed = int(data.get("seed", 0))
+    for ps in spec.params:
+        if ps.name in data.get("parameters", {}):
+            g.params[ps.name] = decode(g, data["parameters"][ps.name], ps.type, f"$.parameters.{ps.name}")
+    for tspec in spec.things:
+        section = data.get(tspec.name, {})
+        for obj in g.all[tspec.name]:
+            _init_fields(g, obj, tspec.fields)
+            _set_fields(g, obj, tspec.fields, section.get(obj._key, {}), f"$.{tspec.name}.{obj._key}")
+    for i, (p, raw) in enumerate(zip(g.all_players, data.get("players", []), strict=True)):
+        _init_fields(g, p, spec.player_fields)
+        _set_player(g, p, raw, f"$.players[{i}]")
+    eng = data.get("engine", {})
+    g.on_file = {k: list(v) for k, v in eng.get("on_file", {}).items()}
+    g.streaks.update({k: dict(v) for k, v in eng.get("streaks", {}).items()})
+    g.game_over = bool(eng.get("game_over", False))
+    g.winners = list(eng.get("winners", []))
+    return g

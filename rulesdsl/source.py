@@ -1,0 +1,72 @@
+"""Source text -> positions: source files and the spans that every AST node carries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Source:
+    """One source file: its display name (never an absolute path) and its text."""
+
+    name: str
+    text: str
+    _line_starts: list[int] = field(default_factory=list, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        starts = [0]
+        for i, ch in enumerate(self.text):
+            if ch == "\n":
+                starts.append(i + 1)
+        object.__setattr__(self, "_line_starts", starts)
+
+    @classmethod
+    def from_path(cls, path: Path, display: str | None = None) -> Source:
+        return cls(display or path.name, path.read_text(encoding="utf-8"))
+
+    def line_text(self, line: int) -> str:
+        """The text of 1-based line `line`, without its newline."""
+        if line < 1 or line > len(self._line_starts):
+            return ""
+        start = self._line_starts[line - 1]
+        end = self.text.find("\n", start)
+        return self.text[start:] if end < 0 else self.text[start:end]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a character offset."""
+        lo, hi = 0, len(self._line_starts) - 1
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self._line_starts[mid] <= offset:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo + 1, offset - self._line_starts[lo] + 1
+
+    def end_span(self) -> Span:
+        """A span at the real end of the file: where end-of-input errors point."""
+        text = self.text.rstrip()
+        line, col = self.position(len(text))
+        return Span(self.name, line, col, line, col + 1)
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A region of a source file; lines and columns are 1-based, end column exclusive."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def shifted(self, line_delta: int, col_delta: int) -> Span:
+        return Span(self.file, self.line + line_delta, self.col + col_delta,
+                    self.end_line + line_delta, self.end_col + col_delta)
+
+
+NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
