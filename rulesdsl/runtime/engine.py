@@ -149,9 +149,9 @@ class Game:
         except RulesError:
             raise
         except Exception as exc:
-            raise self._locate(exc) from exc
+            raise self.locate(exc) from exc
 
-    def _locate(self, exc: BaseException) -> RulesError:
+    def locate(self, exc: BaseException) -> RulesError:
         line = 0
         for frame, lineno in traceback.walk_tb(exc.__traceback__):
             if self.module_file and frame.f_code.co_filename == self.module_file:

@@ -57,7 +57,10 @@ def report_data(g: Game, p: PlayerBase) -> dict[str, Any]:
         "winners": list(g.winners),
     }
     g._doing = f"the report of {p.name}"
-    own = g.spec.report(g, p)
+    try:
+        own = g.spec.report(g, p)
+    except Exception as exc:  # a failing report names its .rules line like a phase
+        raise g.locate(exc) from exc
     g._doing = ""
     data.update(to_data(own))
     return data

@@ -25,3 +25,25 @@ def test_demo_turn(tmp_path: Path, capsys) -> None:
     assert "6 report(s) for turn 1" in out
     assert "PERSONAL INFORMATION" in out and "Spectre" in out
     assert len(list((game / "turns" / "turn-001" / "reports").glob("*.txt"))) == 6
+
+
+def test_five_day_demo_game(tmp_path: Path) -> None:
+    """The bundled demo: six players, five days, every report complete."""
+    from rulesdsl.game.folder import GameFolder
+
+    example = ROOT / "examples" / "covert"
+    folder = GameFolder.create(ROOT / "rulesets" / "covert.rules", tmp_path / "demo", example / "scenario.yaml", None)
+    sections = ["PERSONAL INFORMATION", "PLAYER IN POSITION TO WIN", "NEWS HEADLINES", "COUNTRIES UNDER YOUR INFLUENCE",
+                "COUNTRIES YOU LOST THIS TURN", "COUNTRIES NOT UNDER YOUR INFLUENCE", "MILITARY REPORTS", "SPY REPORTS",
+                "CONTACT MESSAGES FROM OTHER PLAYERS", "YOUR ORDERS THIS TURN", "ORDERS ON FILE"]
+    for day in range(1, 6):
+        result = folder.process_turn(sorted((example / f"day{day}").glob("*.txt")))
+        assert result.turn == day
+        # Hydra resigns on day 5 and still gets that day's report; nobody is dropped before.
+        assert len(result.reports) == 6
+        for _, path in result.reports:
+            text = path.read_text(encoding="utf-8")
+            positions = [text.index(s) for s in sections]
+            assert positions == sorted(positions), f"sections out of order in {path.name}"
+    hydra = (folder.turns_dir / "turn-005" / "reports" / "13579-hydra-trading-company.txt").read_text()
+    assert "You have left this game." in hydra
