@@ -624,6 +624,28 @@ _EXAMPLES: dict[str, list[str]] = {
 }
 
 
+@cache
+def _example_states() -> dict[int, str]:
+    """The parser state each labelled mistake fails in; a user's error in the same state gets its label."""
+    states: dict[int, str] = {}
+    for label, snippets in _EXAMPLES.items():
+        for snippet in snippets:
+            try:
+                _lark().parse(snippet, start="start")
+            except UnexpectedToken as e:
+                states.setdefault(e.state.position, label)
+            except UnexpectedInput:
+                continue
+    return states
+
+
+def _example_label(err: UnexpectedToken) -> str | None:
+    # Lark's match_examples compares whole parser stacks, so a mistake after another declaration
+    # would never match; the state at the top of the stack is what tells the mistakes apart.
+    state = getattr(err, "state", None)
+    return _example_states().get(state.position) if state is not None else None
+
+
 def _describe(tok_names: set[str]) -> str:
     lark = _lark()
     words = []
@@ -664,11 +686,7 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
     tok = err.token
     width = max(1, len(str(tok)))
     span = Span(source.name, line, col, line, col + width)
-    label = None
-    try:
-        label = err.match_examples(_lark().parse, _EXAMPLES, use_accepts=True)
-    except Exception:  # match_examples re-parses snippets; a failure there must not hide the error
-        label = None
+    label = _example_label(err)
     what = f"`{tok}`" if tok.type != "$END" else "the end of the file"
     message = f"unexpected {what}"
     hint = f"expected {_describe(set(err.accepts or err.expected))}"
