@@ -95,24 +95,37 @@ class Emitter:
         if isinstance(e, ir.Agg):
             return self.agg(e)
         if isinstance(e, ir.BinOp):
-            a, b = self.ex(e.left), self.ex(e.right)
             if e.op == "/":
-                return f"{self.rt('div')}({a}, {b})"
+                return f"{self.rt('div')}({self.ex(e.left)}, {self.ex(e.right)})"
             if e.op == "div":
-                return f"{self.rt('intdiv')}({a}, {b})"
-            if e.op in ("==", "!=") and (_is_thing(e.left.ty) or _is_thing(e.right.ty)):
+                return f"{self.rt('intdiv')}({self.ex(e.left)}, {self.ex(e.right)})"
+            op = e.op
+            if op in ("==", "!=") and (_is_thing(e.left.ty) or _is_thing(e.right.ty)):
                 # Things are compared by identity: there is one object per key.
-                return f"({a} {'is' if e.op == '==' else 'is not'} {b})"
-            return f"({a} {e.op} {b})"
+                op = "is" if op == "==" else "is not"
+            prec = _PREC[e.op]
+            # Comparisons do not chain in the rules language; Python's would, so both sides nest.
+            right_strict = prec == _PREC["=="] or e.op in ("-", "%", "*")
+            a = self.sub(e.left, prec, prec == _PREC["=="])
+            b = self.sub(e.right, prec, right_strict)
+            return f"{a} {op} {b}"
         if isinstance(e, ir.UnaryOp):
-            return f"(not {self.ex(e.operand)})" if e.op == "not" else f"(-{self.ex(e.operand)})"
+            if e.op == "not":
+                return f"not {self.sub(e.operand, _PREC['not'], False)}"
+            return f"-{self.sub(e.operand, _PREC['neg'], False)}"
         if isinstance(e, ir.Cond):
-            return f"({self.ex(e.then)} if {self.ex(e.cond)} else {self.ex(e.otherwise)})"
+            return f"{self.sub(e.then, 1, True)} if {self.sub(e.cond, 1, True)} else {self.sub(e.otherwise, 0, False)}"
         if isinstance(e, ir.MakeList):
             return "[" + ", ".join(self.ex(i) for i in e.items) + "]"
         if isinstance(e, ir.MakeRecord):
             return "{" + ", ".join(f"{k!r}: {self.ex(v)}" for k, v in e.fields) + "}"
         raise AssertionError(f"cannot emit {e!r}")
+
+    def sub(self, e: ir.Expr, outer: int, strict: bool) -> str:
+        """An operand: in parentheses only where Python's precedence would read it otherwise."""
+        text = self.ex(e)
+        inner = _precedence(e)
+        return f"({text})" if inner < outer or (strict and inner == outer) else text
 
     def field(self, e: ir.Field) -> str:
         obj = self.ex(e.obj)
@@ -559,6 +572,23 @@ def _zero(ty: T.Ty) -> str:
     if isinstance(ty, T.MapT):
         return "{}"
     return "None"
+
+
+_PREC = {"if": 0, "or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4,
+         "not in": 4, "+": 6, "-": 6, "*": 7, "%": 7, "neg": 8}
+
+
+def _precedence(e: ir.Expr) -> int:
+    if isinstance(e, ir.BinOp):
+        return 9 if e.op in ("/", "div") else _PREC[e.op]
+    if isinstance(e, ir.UnaryOp):
+        return _PREC["not"] if e.op == "not" else _PREC["neg"]
+    if isinstance(e, ir.Cond):
+        return 0
+    if isinstance(e, ir.Const) and isinstance(e.value, (int, Fraction)) and not isinstance(e.value, bool) \
+            and e.value < 0:
+        return _PREC["neg"]
+    return 9
 
 
 def _is_thing(ty: T.Ty) -> bool:
