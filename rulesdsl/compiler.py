@@ -7,6 +7,7 @@ import importlib.util
 import os
 import sys
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 
@@ -42,10 +43,21 @@ def _templates_beside(path: Path, sources: dict[str, Source]) -> object:
     return load
 
 
+@cache
+def compiler_fingerprint() -> str:
+    """A hash of this compiler's own files: a changed compiler never reuses an old compiled module."""
+    h = hashlib.sha256(__version__.encode())
+    package = Path(__file__).resolve().parent
+    for f in sorted(package.rglob("*")):
+        if f.suffix in (".py", ".lark") and "__pycache__" not in f.parts:
+            h.update(f.relative_to(package).as_posix().encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()
+
+
 def content_hash(path: Path) -> str:
-    """The hash of a ruleset and the files it names beside it (its templates), and of this compiler."""
+    """The hash of a ruleset and the templates beside it: what a game's state records."""
     h = hashlib.sha256()
-    h.update(__version__.encode())
     h.update(path.read_bytes())
     for sibling in sorted(path.parent.glob(path.stem + ".*")):
         if sibling != path and sibling.is_file() and sibling.suffix in (".j2", ".jinja"):
@@ -84,7 +96,8 @@ def cache_dir() -> Path:
 def load_module(path: Path, cache: Path | None = None) -> tuple[ModuleType, RulesetSpec]:
     """Imports the compiled ruleset, compiling only when its content hash is not cached yet."""
     cache = cache or cache_dir()
-    digest = content_hash(path)
+    # The compiler is part of the key: a changed compiler never reuses an old compiled module.
+    digest = hashlib.sha256(f"{content_hash(path)}/{compiler_fingerprint()}".encode()).hexdigest()
     target = cache / f"{path.stem}_{digest[:24]}.py"
     if not target.is_file():
         text = compile_path(path)
