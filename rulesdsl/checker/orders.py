@@ -21,9 +21,16 @@ def policy(env: Env, module: n.Module) -> ir.OrderPolicy:
     for extra in decls[1:]:
         env.diags.error(extra.span, "E0401", "only one `orders { ... }` block per file")
     if not decls:
+        first = next(iter(env.orders.values()), None)
+        if first is not None:
+            env.diags.error(first.span, "E0416", "orders need an `orders { header ... }` block saying how a "
+                            "player's submission starts", help='like `orders { header "{account}", "{code}" }`')
         return ir.OrderPolicy()
     header: tuple[str, ...] = ()
     budget, start, plus, limit, new_limit, pay = None, 0, 0, None, None, None
+    if env.orders and not any(s.kind == "header" for s in decls[0].settings):
+        env.diags.error(decls[0].span, "E0416", "the `orders` block needs a `header` saying how a player's "
+                        "submission starts", help='like `header "{account}", "{code}"`')
     for s in decls[0].settings:
         if s.kind == "header":
             header = s.strings
