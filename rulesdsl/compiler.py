@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
+import re
 import sys
 from dataclasses import dataclass
 from functools import cache
@@ -55,14 +56,19 @@ def compiler_fingerprint() -> str:
     return h.hexdigest()
 
 
+_TEMPLATE_NAME = re.compile(rb'^\s*template\s+"([^"]+)"', re.MULTILINE)
+
+
 def content_hash(path: Path) -> str:
-    """The hash of a ruleset and the templates beside it: what a game's state records."""
+    """The hash of a ruleset and the templates it names: what a game's state records."""
     h = hashlib.sha256()
-    h.update(path.read_bytes())
-    for sibling in sorted(path.parent.glob(path.stem + ".*")):
-        if sibling != path and sibling.is_file() and sibling.suffix in (".j2", ".jinja"):
-            h.update(sibling.name.encode())
-            h.update(sibling.read_bytes())
+    text = path.read_bytes()
+    h.update(text)
+    for name in sorted(set(_TEMPLATE_NAME.findall(text))):
+        template = path.parent / name.decode("utf-8", "replace")
+        if template.is_file():
+            h.update(name)
+            h.update(template.read_bytes())
     return h.hexdigest()
 
 

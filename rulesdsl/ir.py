@@ -329,6 +329,7 @@ class Phase:
     when: Expr | None
     body: tuple[Stmt, ...]
     line: int
+    before_orders: bool = False
 
 
 @dataclass(frozen=True)

@@ -384,6 +384,7 @@ class OrderDecl(Decl):
 class PhaseDecl(Decl):
     when: Expr | None
     body: tuple[Stmt, ...]
+    before_orders: bool = False
 
 
 @dataclass(frozen=True)

@@ -361,8 +361,12 @@ class _Builder(Transformer[Any, Any]):
         return n.PhaseDecl(self.span(meta), str(name), when, (n.Run(self.tspan(order), str(order)),))
 
     @v_args(meta=True, inline=True)
-    def phase_decl(self, meta: Any, name: Token, when: n.Expr | None, body: tuple[n.Stmt, ...]) -> n.PhaseDecl:
-        return n.PhaseDecl(self.span(meta), str(name), when, body)
+    def phase_decl(self, meta: Any, name: Token, before: Any, when: n.Expr | None,
+                   body: tuple[n.Stmt, ...]) -> n.PhaseDecl:
+        return n.PhaseDecl(self.span(meta), str(name), when, body, before is not None)
+
+    def before_orders(self, _: list[Any]) -> bool:
+        return True
 
     @v_args(meta=True, inline=True)
     def report_decl(self, meta: Any, *items: Any) -> n.ReportDecl:

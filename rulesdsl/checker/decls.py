@@ -124,6 +124,10 @@ def params(env: Env, module: n.Module) -> None:
     for d in module.decls:
         if not isinstance(d, n.ParamDecl):
             continue
+        if d.name in RESERVED or d.name.startswith("_"):
+            env.diags.error(d.span, "E0202", f"`{d.name}` is a reserved word and cannot name a parameter"
+                            if d.name in RESERVED else f"names may not start with `_`: `{d.name}`")
+            continue
         if d.name in env.params or d.name in env.things or d.name in env.tables or d.name in env.functions:
             env.diags.error(d.span, "E0203", f"`{d.name}` is declared twice")
             continue
@@ -166,6 +170,9 @@ def fields(env: Env, module: n.Module, checker: ExprChecker) -> None:
                                 if f.name in target else f"`{f.name}` is a built-in field and is already there")
                 continue
             ty = env.resolve_type(f.type)
+            if isinstance(ty, T.ThingT) and f.default is None:
+                env.diags.error(f.type.span, "E0228", f"field `{f.name}` holds a {ty.name} but starts with none",
+                                help=f"make it optional: `{f.name}: {ty.name}?`")
             default = None
             if f.default is not None:
                 default = checker.expr(f.default, scope, ctx)
@@ -304,6 +311,9 @@ def tables(env: Env, checker: ExprChecker) -> list[ir.Table]:
 
 
 def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> ir.Table:
+    if d.params:
+        env.diags.error(d.params[0].span, "E0220", f"weighted table `{d.name}` has no keys: it is drawn from",
+                        help=f"write `table {d.name} -> TYPE weighted {{ ... }}`")
     total = Fraction(0)
     rows: list[tuple[Any, ir.Expr]] = []
     for row, v in zip(d.rows, values, strict=True):

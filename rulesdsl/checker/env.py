@@ -94,7 +94,7 @@ class Env:
         if isinstance(ref, n.MapType):
             key = self.resolve_type(ref.key)
             if not isinstance(key, T.ThingT) and key != T.ANY:
-                self.diags.error(ref.key.span, "E0202", f"a per-key value needs a thing or Player as its key, "
+                self.diags.error(ref.key.span, "E0227", f"a per-key value needs a thing or Player as its key, "
                                  f"not {key.show()}", help="write `Player -> int` or `Country -> int`")
             return T.MapT(key, self.resolve_type(ref.value))
         raise AssertionError(f"unknown type node {ref!r}")

@@ -149,6 +149,18 @@ class ExprChecker:
         raise AssertionError(f"unhandled expression {node!r}")
 
     def text(self, node: n.Text, scope: Scope, ctx: Context) -> ir.Expr:
+        """A text; every text of a ruleset may reach a player, so none may show a secret parameter."""
+        outer, ctx.secrets = ctx.secrets, set()
+        try:
+            return self._text(node, scope, ctx)
+        finally:
+            found, ctx.secrets = ctx.secrets, outer | ctx.secrets
+            for s in sorted(found):
+                if ctx.kind != "report":  # a report field already said so
+                    self.err(node.span, "E0307", f"this text shows secret parameter `{s}` to players",
+                             help="secret parameters stay with the GM; say what happened, not the number")
+
+    def _text(self, node: n.Text, scope: Scope, ctx: Context) -> ir.Expr:
         parts: list[str | ir.Expr] = []
         for p in node.parts:
             if isinstance(p, str):
@@ -172,8 +184,8 @@ class ExprChecker:
         env = self.env
         if node.name == "me":
             if not ctx.me:
-                self.err(node.span, "E0306", "`me` is only known in orders, reports and victory rules",
-                         help="pass the player as a parameter")
+                self.err(node.span, "E0306", "`me` is only known in orders and reports",
+                         help="pass the player as a parameter; a victory rule names its own, as in `victory v for p`")
                 return ir.Special(T.ANY, line, "me")
             return ir.Special(T.PLAYER, line, "me")
         if node.name == "turn":
@@ -433,7 +445,7 @@ class ExprChecker:
         line = node.span.line
         if node.func not in AGGREGATES:
             self.err(node.func_span, "E0327", f"`{node.func}(... for ...)` is not an aggregate",
-                     help="aggregates are sum, count, max, min, any, all, best, sorted")
+                     help="aggregates are sum, count, max, min, any, all, best, sorted, list")
             return ir.Const(T.ANY, line, None)
         source = self.expr(node.source, scope, ctx)
         if isinstance(source.ty, (T.ListT, T.SetT)):
@@ -453,6 +465,9 @@ class ExprChecker:
             self.err(node.by.span if node.by else node.span, "E0328", f"cannot sort by {by.ty.show()}",
                      help="sort by a number or a text")
         f = node.func
+        if f == "best" and node.descending:
+            self.err(node.span, "E0329", "`best` takes the highest; `descending` does not apply",
+                     help="for the lowest, take the best of the negated key: `by -x`")
         if f in ("best", "sorted") and by is None:
             self.err(node.span, "E0329", f"`{f}` needs `by`: what makes one better than another",
                      help=f"like `{f}(p for p in players by c.influence[p])`")
@@ -523,6 +538,10 @@ class ExprChecker:
                 narrow = self.narrowing(node.where, scope, ctx) if node.where else {}
                 with scope.push(narrow):
                     by = self.expr(node.by, scope, ctx) if node.by else None
+                    if by is not None and node.by is not None and not isinstance(by.ty, T.Num) \
+                            and by.ty not in (T.ANY, T.TEXT):
+                        self.err(node.by.span, "E0328", f"cannot sort by {by.ty.show()}",
+                                 help="sort by a number or a text")
                     loop_body = self.stmts(node.body, scope, ctx)
             return ir.For(line, node.var, source, where, by, node.descending, loop_body)
         if isinstance(node, n.CallStmt):

@@ -133,6 +133,8 @@ def orders(env: Env, checker: ExprChecker, pol: ir.OrderPolicy) -> list[ir.Order
         requires = tuple(ir.Check(checker.cond(c.cond, scope, ctx), checker.text(c.message, scope, ctx),
                                   c.span.line) for c in d.requires)
         once = []
+        if d.kind == "personal" and d.once_per:
+            env.diags.error(d.once_per[0][1], "E0410", "a personal order has no limits: it does not count")
         for oname, ospan in d.once_per:
             if oname not in arg_names:
                 env.diags.error(ospan, "E0410", f"`once per turn per {oname}`: `{oname}` is not an argument",
@@ -149,6 +151,7 @@ def orders(env: Env, checker: ExprChecker, pol: ir.OrderPolicy) -> list[ir.Order
                 env.diags.error(d.cost.span, "E0412", "a personal order costs nothing")
         effect: tuple[ir.Stmt, ...] = ()
         if d.effect is not None:
+            _fail_after_change(env, d.effect, False)
             ectx = Context("order", me=True, order=name, allow_fail=True)
             with scope.push():
                 effect = checker.stmts(d.effect, scope, ectx)
@@ -172,13 +175,21 @@ def phases(env: Env, checker: ExprChecker, module: n.Module) -> list[ir.Phase]:
         ctx = Context("phase", allow_run=True)
         when = checker.cond(d.when, scope, ctx) if d.when is not None else None
         body = checker.stmts(d.body, scope, ctx)
-        for stmt in _walk(d.body):
-            if isinstance(stmt, n.Run) and stmt.order in env.orders:
-                if stmt.order in runs:
-                    env.diags.error(stmt.span, "E0413", f"order `{stmt.order}` is already run at {runs[stmt.order]}",
-                                    help="an order runs in one phase")
-                runs[stmt.order] = stmt.span
-        out.append(ir.Phase(d.name, when, body, d.span.line))
+        for stmt, in_loop in _walk(d.body):
+            if not isinstance(stmt, n.Run) or stmt.order not in env.orders:
+                continue
+            if d.before_orders:
+                env.diags.error(stmt.span, "E0417", "a phase `before orders` runs before any order is read",
+                                help="run orders in a phase of the sequence proper")
+            if in_loop:
+                env.diags.error(stmt.span, "E0417", f"`run {stmt.order}` inside `for each` would carry out the "
+                                "same orders again and again", help="run the orders once, then go through "
+                                f"`orders({stmt.order})`")
+            if stmt.order in runs:
+                env.diags.error(stmt.span, "E0413", f"order `{stmt.order}` is already run at {runs[stmt.order]}",
+                                help="an order runs in one phase")
+            runs[stmt.order] = stmt.span
+        out.append(ir.Phase(d.name, when, body, d.span.line, d.before_orders))
     for name, o in env.orders.items():
         if o.kind == "game" and name not in runs:
             env.diags.error(o.span, "E0414", f"no phase runs order `{name}`, so it would never happen",
@@ -186,17 +197,43 @@ def phases(env: Env, checker: ExprChecker, module: n.Module) -> list[ir.Phase]:
     return out
 
 
-def _walk(stmts: tuple[n.Stmt, ...]) -> list[n.Stmt]:
-    out: list[n.Stmt] = []
+_CHANGES = (n.Assign, n.Add, n.Clear, n.CallStmt, n.News, n.Tell)
+
+
+def _fail_after_change(env: Env, stmts: tuple[n.Stmt, ...], changed: bool) -> bool:
+    """Reports a `fail` that some path reaches after a change: the change would stay."""
     for s in stmts:
-        out.append(s)
+        if isinstance(s, n.Fail) and changed:
+            env.diags.error(s.span, "E0418", "`fail` after a change: the order fails but the change stays",
+                            help="check the condition first, with `require` or before any change")
+        elif isinstance(s, _CHANGES):
+            changed = True
+        elif isinstance(s, n.If):
+            branches = [_fail_after_change(env, body, changed) for _, body in s.branches]
+            if s.otherwise is not None:
+                branches.append(_fail_after_change(env, s.otherwise, changed))
+            changed = changed or any(branches)
+        elif isinstance(s, n.For):
+            # A later round of the loop comes after the changes of an earlier one.
+            body_changes = _fail_after_change(env, s.body, changed)
+            if body_changes and not changed:
+                _fail_after_change(env, s.body, True)  # repeated reports are merged by the bag
+            changed = changed or body_changes
+    return changed
+
+
+def _walk(stmts: tuple[n.Stmt, ...], in_loop: bool = False) -> list[tuple[n.Stmt, bool]]:
+    """Every statement, with whether it stands inside a `for each`."""
+    out: list[tuple[n.Stmt, bool]] = []
+    for s in stmts:
+        out.append((s, in_loop))
         if isinstance(s, n.If):
             for _, body in s.branches:
-                out.extend(_walk(body))
+                out.extend(_walk(body, in_loop))
             if s.otherwise:
-                out.extend(_walk(s.otherwise))
+                out.extend(_walk(s.otherwise, in_loop))
         elif isinstance(s, n.For):
-            out.extend(_walk(s.body))
+            out.extend(_walk(s.body, True))
     return out
 
 

@@ -160,9 +160,11 @@ def report_schema(rep: ir.Report | None) -> dict[str, Any]:
 
 
 def _state_value_schema(ty: T.Ty) -> dict[str, Any]:
-    """State files hold things and players by their keys."""
+    """State files hold things and players by their keys, and decimals exactly, as "3/20"."""
     if isinstance(ty, T.Num):
-        return {"type": "number"} if ty.decimal else {"type": "integer"}
+        if ty.decimal:
+            return {"anyOf": [{"type": "number"}, {"type": "string", "pattern": r"^-?[0-9]+(/[0-9]+|\.[0-9]+)?$"}]}
+        return {"type": "integer"}
     if isinstance(ty, T.ThingT) or ty == T.TEXT:
         return {"type": "string"}
     if ty == T.BOOL:

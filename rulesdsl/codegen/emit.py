@@ -173,6 +173,9 @@ class Emitter:
         if f == "sum":
             return f"sum({body} {gen})"
         if f == "count":
+            # count(cond for x in L) counts where cond holds; count(x for x in L) counts the items.
+            if e.body.ty == T.BOOL and not (isinstance(e.body, ir.Local) and e.body.name == e.var):
+                return f"sum(1 {gen} if {body})"
             return f"sum(1 {gen})"
         if f == "max":
             return f"{self.rt('agg_max')}({body} {gen})"
@@ -526,7 +529,8 @@ class Emitter:
                 with w.indent():
                     for ph in p.phases:
                         when = f"{names.phase(ph.name)}_when" if ph.when is not None else "None"
-                        w.line(f"PhaseSpec({ph.name!r}, {names.phase(ph.name)}, {when}, {ph.line}),")
+                        w.line(f"PhaseSpec({ph.name!r}, {names.phase(ph.name)}, {when}, {ph.line}, "
+                               f"{ph.before_orders!r}),")
                 w.line("),")
                 w.line("victories=(")
                 with w.indent():

@@ -26,7 +26,8 @@ from typing import Any
 import jsonschema
 import yaml
 
-from rulesdsl.compiler import load_module
+from rulesdsl.compiler import check_path, load_module
+from rulesdsl.diagnostics import CompileError
 from rulesdsl.runtime.core import RulesError
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.report import render, report_data, validate_report
@@ -152,9 +153,13 @@ class GameFolder:
         try:
             rules_dir = staging / "rules"
             rules_dir.mkdir()
-            for f in sorted(rules.parent.glob(rules.stem + ".*")):
-                if f.is_file() and (f == rules or f.suffix in (".j2", ".jinja")):
-                    shutil.copy2(f, rules_dir / f.name)
+            checked = check_path(rules)
+            if not checked.ok:
+                raise CompileError([d for d in checked.diagnostics if d.severity == "error"], checked.sources)
+            # The ruleset and the templates it names: the game keeps the rules it started with.
+            for name in sorted(checked.sources):
+                src = rules if name == rules.name else rules.parent / name
+                shutil.copy2(src, rules_dir / src.name)
             write_yaml(staging / "game.yaml", {"rules": f"rules/{rules.name}"})
             folder = cls(staging)
             spec, _ = folder.load_spec()

@@ -53,6 +53,7 @@ class Game:
         self.all_players: list[PlayerBase] = []
         self.all: dict[str, list[Thing]] = {}
         self.index: dict[str, dict[str, Thing]] = {}
+        self.lookup: dict[str, dict[str, Thing]] = {}  # keys in capitals: players write them in any case
         self.on_file: dict[str, list[str]] = {}
         self.streaks: dict[str, dict[str, int]] = {v.name: {} for v in spec.victories}
         self.game_over = False
@@ -134,14 +135,11 @@ class Game:
         self.turns = {p._key: PlayerTurn(was_active=p.active) for p in self.all_players}
         try:
             self._reset_fields()
+            self._phases(before_orders=True)
             for label, text in submissions:
                 self._read_submission(label, text)
             self._select()
-            for phase in self.spec.phases:
-                if phase.when is not None and not phase.when(self):
-                    continue
-                self._doing = f"phase {phase.name}"
-                phase.run(self)
+            self._phases(before_orders=False)
             self._doing = "the end of the turn"
             self._end_of_turn()
             self._doing = "victory"
@@ -150,6 +148,13 @@ class Game:
             raise
         except Exception as exc:
             raise self.locate(exc) from exc
+
+    def _phases(self, before_orders: bool) -> None:
+        for phase in self.spec.phases:
+            if phase.before_orders != before_orders or (phase.when is not None and not phase.when(self)):
+                continue
+            self._doing = f"phase {phase.name}"
+            phase.run(self)
 
     def locate(self, exc: BaseException) -> RulesError:
         line = 0
@@ -211,8 +216,9 @@ class Game:
                                 "is not in the form the game expects.")
             return
         if "game" in slots and slots["game"].upper() != str(self.meta.get("number", "")).upper():
+            named = self.spec.game_id.replace("{number}", slots["game"])
             turn.notices.append(f"Your orders in {label} were not processed: they are for game "
-                                f"{slots['game']}, and this is game {self.meta.get('id', '')}.")
+                                f"{named}, and this is game {self.meta.get('id', '')}.")
             return
         if slots.get("code", "").upper() != player.code.upper():
             turn.notices.append(f"Your orders in {label} were not processed: the access code does not match.")
@@ -240,6 +246,7 @@ class Game:
                 dropped = len(self.on_file.get(player._key, [])) + sum(1 for t in turn.new_lines if t[2] is not None)
                 self.on_file[player._key] = []
                 turn.new_lines = []
+                turn.new_count = 0
                 turn.notices.append(f"Line {i + 1} {raw}: {dropped} unprocessed order(s) discarded.")
             elif spec.kind == "stop":
                 turn.new_lines.append((raw, i + 1, None))
@@ -278,6 +285,10 @@ class Game:
                 (t, 0, None, True) for t in self.on_file.get(p._key, [])]
             queue += [(t, ln, rec, False) for t, ln, rec in turn.new_lines]
             if not p.active:
+                # Orders of a player who left are not lost without a word: each is refused.
+                for text, line, rec, _ in queue:
+                    if rec is not None or not self._is_stop(text):
+                        turn.refused.append(Refusal(line, text, "you have left the game"))
                 self.on_file[p._key] = []
                 continue
             cap = pol.limit if pol.limit is not None else len(queue)
@@ -304,11 +315,11 @@ class Game:
                 spec = self.orders[rec.kind]
                 self._doing = f'order "{rec.text}" of {p.name}'
                 reason = spec.valid(self, p, rec) if spec.valid else None
-                if reason is None and spec.once_per:
-                    key = (rec.kind, *(_ident(rec.args[a]) for a in spec.once_per))
+                for arg in spec.once_per if reason is None else ():
+                    key = (rec.kind, arg, _ident(rec.args[arg]))
                     if key in once:
-                        reason = (f"this order may be given once per {self.spec.turn_unit} for the same "
-                                  + " and ".join(spec.once_per))
+                        reason = f"this order may be given once per {self.spec.turn_unit} for the same {arg}"
+                        break
                     once.add(key)
                 if reason is not None:
                     turn.refused.append(Refusal(line, text, reason))
@@ -316,16 +327,17 @@ class Game:
                 if from_file:
                     rec.line = 0
                 taken.append(rec)
-            # A STOP right after the last order that fits belongs to this turn too.
-            if i < len(queue) and queue[i][2] is None and self._is_stop(queue[i][0]) and len(taken) >= cap:
-                i += 1
             self.on_file[p._key] = [q[0] for q in queue[i:]]
             chosen[p._key] = taken
             turn.used.extend(taken)
         self._doing = ""
-        # Round robin: each player's first order of a kind, then each one's second, and so on.
+        # Round robin: each player's first order of a kind, then each one's second, and so on. Who goes
+        # first moves one place each turn, so no position always acts first.
+        n = len(self.all_players)
+        start = (self.turn - 1) % n if n else 0
+        rotated = self.all_players[start:] + self.all_players[:start]
         for kind in self.orders:
-            lists = [[r for r in chosen.get(p._key, []) if r.kind == kind] for p in self.all_players]
+            lists = [[r for r in chosen.get(p._key, []) if r.kind == kind] for p in rotated]
             batch: list[OrderRec] = []
             for rnd in range(max((len(x) for x in lists), default=0)):
                 batch.extend(x[rnd] for x in lists if rnd < len(x))
@@ -355,11 +367,10 @@ class Game:
             for p in self.all_players:
                 held = p.active and bool(v.when(self, p))
                 streak[p._key] = streak.get(p._key, 0) + 1 if held else 0
-                if held and streak[p._key] >= v.held_for:
-                    if p.name not in winners:
-                        winners.append(p.name)
-                elif held and v.warn is not None:
+                if held and v.warn is not None:
                     self.warnings.append(v.warn(self, p))
+                if held and streak[p._key] >= v.held_for and p.name not in winners:
+                    winners.append(p.name)
             self.streaks[v.name] = {k: n for k, n in streak.items() if n}
         if not active:
             self.game_over = True

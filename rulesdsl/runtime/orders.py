@@ -108,7 +108,7 @@ def read_arg(g: Game, ty: tuple[Any, ...], raw: str, name: str) -> tuple[Any, st
                 if p._key.upper() == raw.upper() or p.name.upper() == raw.upper():
                     return p, None
             return None, f"there is no player \"{raw}\""
-        obj = g.index[thing].get(raw.upper())
+        obj = g.lookup[thing].get(raw.upper())
         if obj is None:
             return None, f"\"{raw}\" is not a {thing.lower()} code"
         return obj, None
@@ -131,9 +131,9 @@ def header_patterns(policy: PolicySpec) -> list[re.Pattern[str]]:
         pos = 0
         parts = []
         for m in _SLOT.finditer(line):
-            parts.append(re.escape(line[pos:m.start()]))
+            parts.append(_literal(line[pos:m.start()]))
             parts.append(f"(?P<{m.group(1)}>\\S+?)")
             pos = m.end()
-        parts.append(re.escape(line[pos:]))
+        parts.append(_literal(line[pos:]))
         out.append(re.compile(r"^\s*" + "".join(parts) + r"\s*$", re.IGNORECASE))
     return out

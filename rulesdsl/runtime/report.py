@@ -46,7 +46,8 @@ def report_data(g: Game, p: PlayerBase) -> dict[str, Any]:
         "player": {"name": p.name, "account": p.account, "code": p.code, "email": p.email, "active": p.active},
         "orders": {
             "used": [{"line": r.line, "text": r.text, "status": r.status, "reason": r.reason} for r in used],
-            "refused": [{"line": r.line, "text": r.text, "reason": r.reason} for r in (turn.refused if turn else [])],
+            "refused": [{"line": r.line, "text": r.text, "reason": r.reason}
+                        for r in sorted(turn.refused if turn else [], key=lambda r: r.line)],
             "on_file": list(g.on_file.get(p._key, [])),
             "notices": list(turn.notices if turn else []),
         },

@@ -77,6 +77,7 @@ class PhaseSpec:
     run: Fn  # run(g)
     when: Fn | None = None  # when(g) -> bool
     line: int = 0
+    before_orders: bool = False  # runs at the start of the turn, before the mail is read
 
 
 @dataclass(frozen=True)

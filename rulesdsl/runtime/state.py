@@ -60,7 +60,7 @@ def decode(g: Game, value: Any, ty: TypeDesc, path: str) -> Any:
     if kind == "text":
         return str(value)
     if kind == "thing":
-        obj = g.index[ty[1]].get(str(value).upper() if ty[1] != "Player" else str(value))
+        obj = g.lookup[ty[1]].get(str(value).upper())
         if obj is None:
             raise StateError(path, f"no {ty[1]} is keyed {value!r}")
         return obj
@@ -113,10 +113,12 @@ def _make_world(spec: RulesetSpec, players: list[dict[str, Any]]) -> Game:
         objs = [tspec.cls(key, i) for i, (key, _) in enumerate(tspec.instances)]
         g.all[tspec.name] = list(objs)
         g.index[tspec.name] = {o._key: o for o in objs}
+        g.lookup[tspec.name] = {o._key.upper(): o for o in objs}
     for i, raw in enumerate(players):
         p = spec.player_cls(str(raw["account"]), i)
         g.all_players.append(p)
     g.index["Player"] = {p._key: p for p in g.all_players}
+    g.lookup["Player"] = {p._key.upper(): p for p in g.all_players}
     return g
 
 
@@ -138,7 +140,7 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
                 f = next(f for f in tspec.fields if f.name == fname)
                 setattr(obj, f.attr, decode(g, raw, f.type, f"{tspec.name}.{obj._key}.{fname}"))
         for key, values in scenario.get(tspec.name, {}).items():
-            obj = g.index[tspec.name][str(key).upper()]
+            obj = g.lookup[tspec.name][str(key).upper()]
             _set_fields(g, obj, tspec.fields, values, f"$.{tspec.name}.{key}")
     for i, (p, raw) in enumerate(zip(g.all_players, players, strict=True)):
         _init_fields(g, p, spec.player_fields)
