@@ -79,6 +79,8 @@ def cmd_turn(args: argparse.Namespace) -> int:
     print(f"  state: {result.folder / 'state.yaml'}")
     for warning in result.unrouted:
         print(f"warning: {warning}; these orders were not processed", file=sys.stderr)
+    if result.unrouted_file is not None:
+        print(f"  mail not processed: {result.unrouted_file}")
     if result.game_over:
         print("The game is over." + (f" Winner: {', '.join(result.winners)}." if result.winners else ""))
     if args.show:

@@ -87,6 +87,7 @@ class TurnResult:
     turn: int
     reports: list[tuple[str, Path]] = field(default_factory=list)  # (player name, path)
     news: Path | None = None
+    unrouted_file: Path | None = None
     unrouted: list[str] = field(default_factory=list)
     game_over: bool = False
     winners: list[str] = field(default_factory=list)
@@ -239,6 +240,13 @@ class GameFolder:
             news += [f"  {item}" for item in game.news_items()] or [f"  A quiet {game.spec.turn_unit}."]
             (staging / "news.txt").write_text("\n".join(news) + "\n", encoding="utf-8")
             result.news = final / "news.txt"
+            if game.unrouted:
+                # For the GM: mail that reached no player, so it is answered by hand, never lost.
+                lines = [f"Mail of {game.spec.turn_unit} {turn} that was not processed:", ""]
+                lines += [f"  {u}" for u in game.unrouted]
+                (staging / "unrouted.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+            if game.unrouted:
+                result.unrouted_file = final / "unrouted.txt"
             write_yaml(staging / "state.yaml", dump(game))
             os.replace(staging, final)
         except BaseException:

@@ -191,7 +191,7 @@ class Game:
         patterns = header_patterns(self.spec.policy)
         slots: dict[str, str] = {}
         pos = 0
-        for pat in patterns:
+        for form, pat in zip(self.spec.policy.header, patterns, strict=True):
             while pos < len(lines) and not lines[pos].strip():
                 pos += 1
             if pos >= len(lines):
@@ -200,7 +200,7 @@ class Game:
             m = pat.match(lines[pos])
             if not m:
                 self.unrouted.append(f"{label}: line {pos + 1} \"{lines[pos].strip()}\" is not a header line "
-                                     f"like \"{pat.pattern}\"")
+                                     f"like \"{form}\"")
                 # Try still to find whose orders they are, so the player hears why nothing happened.
                 slots.setdefault("_bad", str(pos + 1))
             else:

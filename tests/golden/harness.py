@@ -45,3 +45,5 @@ def play(s: Scenario, game_dir: Path) -> Iterator[tuple[int, str, str]]:
             yield result.turn, path.stem, path.read_text(encoding="utf-8")
         assert result.news is not None
         yield result.turn, "news", result.news.read_text(encoding="utf-8")
+        if result.unrouted_file is not None:
+            yield result.turn, "unrouted", result.unrouted_file.read_text(encoding="utf-8")
