@@ -19,7 +19,7 @@ from rulesdsl.diagnostics import CompileError, Diagnostic
 from rulesdsl.ir import Program
 from rulesdsl.parser import parse
 from rulesdsl.runtime.spec import RulesetSpec
-from rulesdsl.source import Source
+from rulesdsl.source import Source, Span
 
 
 @dataclass
@@ -33,12 +33,29 @@ class Checked:
         return self.program is not None and not any(d.severity == "error" for d in self.diagnostics)
 
 
-def _templates_beside(path: Path, sources: dict[str, Source]) -> object:
+def read_source(path: Path, display: str) -> tuple[Source, Diagnostic | None]:
+    """A source file; bytes that are not UTF-8 become a diagnostic at their place, not a traceback."""
+    data = path.read_bytes()
+    try:
+        return Source(display, data.decode("utf-8")), None
+    except UnicodeDecodeError as e:
+        text = data.decode("utf-8", errors="replace")
+        src = Source(display, text)
+        line = data[:e.start].count(b"\n") + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        return src, Diagnostic(Span(display, line, col, line, col + 1), "E0001",
+                               f"this file is not UTF-8 text (byte 0x{data[e.start]:02x})",
+                               help="save the file as UTF-8")
+
+
+def _templates_beside(path: Path, sources: dict[str, Source], problems: list[Diagnostic]) -> object:
     def load(name: str) -> tuple[str, str] | None:
         candidate = path.parent / name
         if not candidate.is_file():
             return None
-        src = Source(name, candidate.read_text(encoding="utf-8"))
+        src, problem = read_source(candidate, name)
+        if problem is not None:
+            problems.append(problem)
         sources[name] = src
         return name, src.text
     return load
@@ -73,13 +90,17 @@ def content_hash(path: Path) -> str:
 
 
 def check_path(path: Path, display: str | None = None) -> Checked:
-    source = Source.from_path(path, display or path.name)
+    source, problem = read_source(path, display or path.name)
     sources = {source.name: source}
+    if problem is not None:
+        return Checked(None, [problem], sources)
     module, diags = parse(source)
     if module is None or any(d.severity == "error" for d in diags):
         return Checked(None, diags, sources)
-    program, bag = check(module, content_hash(path), _templates_beside(path, sources))  # type: ignore[arg-type]
-    all_diags = sorted([*diags, *bag.sorted()], key=lambda d: (d.sort_key(), d.message))
+    problems: list[Diagnostic] = []
+    loader = _templates_beside(path, sources, problems)
+    program, bag = check(module, content_hash(path), loader)  # type: ignore[arg-type]
+    all_diags = sorted([*diags, *problems, *bag.sorted()], key=lambda d: (d.sort_key(), d.message))
     return Checked(program, all_diags, sources)
 
 

@@ -370,5 +370,6 @@ class Program:
     phases: list[Phase] = field(default_factory=list)
     report: Report | None = None
     victories: list[Victory] = field(default_factory=list)
+    player_line: int = 0
     report_schema: dict[str, Any] = field(default_factory=dict)
     state_schema: dict[str, Any] = field(default_factory=dict)

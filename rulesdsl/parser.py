@@ -61,39 +61,55 @@ class _Builder(Transformer[Any, Any]):
                     tok.end_line or tok.line or 0, tok.end_column or tok.column or 0)
 
     def text(self, tok: Token) -> n.Text:
-        """A string literal, split into literal parts and `{expr}` interpolations."""
+        """A string literal, split into literal parts and `{expr}` interpolations.
+
+        The scan runs over the raw text, line by line, so an interpolation's span points at where it
+        stands in the file, past escapes and the indent a triple-quoted text drops.
+        """
         raw = str(tok)
         span = self.tspan(tok)
-        body = _unquote(raw)
         quote = 3 if raw.startswith('"""') else 1
+        lines = raw[quote:-quote].split("\n")
+        starts = [(span.line, span.col + quote)] + [(span.line + k, 1) for k in range(1, len(lines))]
+        if quote == 3:
+            if len(lines) > 1 and lines[0] == "":
+                lines, starts = lines[1:], starts[1:]
+            cut = min((len(ln) - len(ln.lstrip(" ")) for ln in lines if ln.strip()), default=0)
+            starts = [(ln_no, col + min(cut, len(ln))) for (ln_no, col), ln in zip(starts, lines, strict=True)]
+            lines = [ln[cut:] for ln in lines]
+            lines[-1] = lines[-1].rstrip(" ")
         parts: list[str | n.Expr] = []
-        i = 0
         buf = ""
-        while i < len(body):
-            ch = body[i]
-            if ch == "{" and body.startswith("{{", i):
-                buf += "{"
-                i += 2
-            elif ch == "}" and body.startswith("}}", i):
-                buf += "}"
-                i += 2
-            elif ch == "{":
-                end = body.find("}", i)
-                if end < 0:
-                    self.errors.append(Diagnostic(span, "E0104", "unclosed `{` in text",
-                                                  help="write `{{` for a literal brace"))
-                    break
-                if buf:
-                    parts.append(buf)
-                    buf = ""
-                inner = body[i + 1:end]
-                # Single-line strings: point spans into the string itself.
-                col = span.col + quote + i + 1 if quote == 1 else span.col
-                parts.append(self._sub_expr(inner, span.line, col, span))
-                i = end + 1
-            else:
-                buf += ch
-                i += 1
+        for k, (text, (line_no, col0)) in enumerate(zip(lines, starts, strict=True)):
+            if k:
+                buf += "\n"
+            i = 0
+            while i < len(text):
+                ch = text[i]
+                if ch == "\\" and i + 1 < len(text):
+                    buf += {"n": "\n", "t": "\t"}.get(text[i + 1], text[i + 1])
+                    i += 2
+                elif text.startswith("{{", i) or text.startswith("}}", i):
+                    buf += ch
+                    i += 2
+                elif ch == "{":
+                    end = text.find("}", i)
+                    if end < 0:
+                        self.errors.append(Diagnostic(Span(span.file, line_no, col0 + i, line_no, col0 + i + 1),
+                                                      "E0104", "unclosed `{` in text",
+                                                      help="write `{{` for a literal brace"))
+                        buf += text[i:]
+                        break
+                    if buf:
+                        parts.append(buf)
+                        buf = ""
+                    inner = text[i + 1:end]
+                    where = Span(span.file, line_no, col0 + i, line_no, col0 + end + 1)
+                    parts.append(self._sub_expr(inner, line_no, col0 + i + 1, where))
+                    i = end + 1
+                else:
+                    buf += ch
+                    i += 1
         if buf or not parts:
             parts.append(buf)
         return n.Text(span, tuple(parts))

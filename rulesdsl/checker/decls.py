@@ -194,6 +194,7 @@ def data(env: Env, module: n.Module) -> dict[str, list[ir.Instance]]:
         if d.columns[0] != info.key:
             env.diags.error(d.columns_span, "E0210",
                             f"the first column of `data {d.name}` is its key `{info.key}`, not `{d.columns[0]}`")
+            continue
         cols = d.columns[1:]
         for c in cols:
             if c not in info.fields:

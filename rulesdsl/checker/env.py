@@ -24,7 +24,7 @@ RESERVED = {"me", "turn", "players", "all_players", "true", "false", "none", "ga
 
 def suggest(name: str, candidates: Iterable[str]) -> str | None:
     """A "did you mean" hint for a misspelt name."""
-    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    close = difflib.get_close_matches(name, sorted(set(candidates) - {name}), n=1, cutoff=0.6)
     return f"did you mean `{close[0]}`?" if close else None
 
 

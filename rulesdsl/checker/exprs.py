@@ -208,6 +208,7 @@ class ExprChecker:
                 return ir.Special(T.ListT(T.PLAYER), line, "all_players")
             return ir.AllOf(T.ListT(T.ThingT(node.name)), line, node.name)
         if node.name in env.tables:
+            env.used.add(node.name)
             self.err(node.span, "E0308", f"table `{node.name}` needs its key", help=f"write `{node.name}(...)`")
             return ir.Const(T.ANY, line, None)
         hint = suggest(node.name, [*scope.names(), *env.params, *env.things, "me", "turn", "players"])
@@ -349,6 +350,7 @@ class ExprChecker:
         if name in env.functions:
             return self.call_function(node, scope, ctx)
         if name in env.procedures:
+            env.used.add(name)
             self.err(node.func_span, "E0318", f"`{name}` is a procedure: it does things and has no value",
                      help="call it as a statement on its own line")
             return ir.Const(T.ANY, line, None)
@@ -548,6 +550,7 @@ class ExprChecker:
             if node.func not in self.env.procedures:
                 known = self.env.procedures
                 if node.func in self.env.functions:
+                    self.env.used.add(node.func)
                     self.err(node.span, "E0332", f"`{node.func}` computes a value; use it in an expression")
                 else:
                     self.err(node.span, "E0321", f"unknown procedure `{node.func}`", suggest(node.func, known))

@@ -324,6 +324,8 @@ class Emitter:
                 w.line(f"TYPE = {t.name!r}")
         w.line()
         w.line()
+        if self.p.player_line:
+            w.mark(self.p.player_line)
         w.line("class Player(PlayerBase):")
         with w.indent():
             slots = ", ".join(repr(names.attr(f.name)) for f in self.p.player_fields)
@@ -409,7 +411,8 @@ class Emitter:
             if o.cost is not None:
                 w.line()
                 w.line()
-                w.line(f"def {names.order(o.name, 'cost')}(g, me, o):", o.cost.line)
+                w.mark(o.cost.line)
+                w.line(f"def {names.order(o.name, 'cost')}(g, me, o):")
                 with w.indent():
                     self._unpack(o)
                     w.line(f"return {self.ex(o.cost)}", o.cost.line)
@@ -461,7 +464,8 @@ class Emitter:
             if v.warn is not None:
                 w.line()
                 w.line()
-                w.line(f"def {names.victory(v.name, 'warn')}(g, {names.local(v.var)}):", v.warn.line)
+                w.mark(v.warn.line)
+                w.line(f"def {names.victory(v.name, 'warn')}(g, {names.local(v.var)}):")
                 with w.indent():
                     w.line(f"return {self.ex(v.warn)}", v.warn.line)
 

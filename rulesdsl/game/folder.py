@@ -66,6 +66,8 @@ def read_yaml(path: Path, what: str) -> Any:
         return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except FileNotFoundError:
         raise GameError(f"{what}: no such file") from None
+    except UnicodeDecodeError as e:
+        raise GameError(f"{what}: not UTF-8 text (at byte {e.start}); save it as UTF-8") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
@@ -115,7 +117,8 @@ class GameFolder:
         return self.root / str(meta["rules"])
 
     def load_spec(self) -> tuple[RulesetSpec, str]:
-        module, spec = load_module(self.rules_path(), self.root / ".cache")
+        # The compiled module is cached by content hash outside the folder: a failed turn writes nothing here.
+        module, spec = load_module(self.rules_path())
         return spec, str(module.__file__)
 
     def load_game(self) -> Game:
@@ -150,7 +153,7 @@ class GameFolder:
             data["seed"] = seed
         if not data.get("players"):
             raise GameError(f"{scenario.name if scenario else 'scenario'}: $.players: a game needs players")
-        accounts = [str(p["account"]) for p in data["players"]]
+        accounts = [str(p["account"]).upper() for p in data["players"]]
         for i, a in enumerate(accounts):
             if accounts.index(a) != i:
                 raise GameError(f"{scenario.name if scenario else 'scenario'}: $.players[{i}].account: "
@@ -182,7 +185,6 @@ class GameFolder:
             turn0 = staging / "turns" / "turn-000"
             turn0.mkdir(parents=True)
             write_yaml(turn0 / "state.yaml", dump(game))
-            shutil.rmtree(staging / ".cache", ignore_errors=True)
             root.parent.mkdir(parents=True, exist_ok=True)
             if root.exists():
                 root.rmdir()

@@ -151,10 +151,11 @@ class Game:
 
     def _phases(self, before_orders: bool) -> None:
         for phase in self.spec.phases:
-            if phase.before_orders != before_orders or (phase.when is not None and not phase.when(self)):
+            if phase.before_orders != before_orders:
                 continue
             self._doing = f"phase {phase.name}"
-            phase.run(self)
+            if phase.when is None or phase.when(self):
+                phase.run(self)
 
     def locate(self, exc: BaseException) -> RulesError:
         line = 0

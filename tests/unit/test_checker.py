@@ -1,0 +1,409 @@
+"""Checker: one case per diagnostic code, every mistake of a file in one run, sorted, and JSON output."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from rulesdsl.cli import main
+from rulesdsl.diagnostics import Diagnostic
+from tests.unit.rulestools import BASE, BASE_LINES, BASE_TEMPLATE, ROOT, check_text, marked_line, show
+
+
+@dataclass(frozen=True)
+class Case:
+    code: str
+    text: str  # the whole ruleset; the line of the diagnostic carries the comment `#!`
+    template: str = BASE_TEMPLATE
+    template_line: int = 0  # for diagnostics in the template: their line there
+    hint: str | None = None  # a text the diagnostic's help must hold
+
+
+# Phases that use `f`, `t` and `w`, so that no case also warns of an unused function or table.
+USE_F = "phase q { for each b in Box { let v = f(b) } }\n"
+USE_T = "phase q { for each b in Box { let v = t(b) } }\n"
+USE_W = 'phase q { let v = draw(w, "w") }\n'
+
+
+def add(extra: str, code: str, hint: str | None = None) -> Case:
+    return Case(code, BASE + extra, hint=hint)
+
+
+def edit(old: str, new: str, code: str, hint: str | None = None) -> Case:
+    assert old in BASE, old
+    return Case(code, BASE.replace(old, new, 1), hint=hint)
+
+
+def report_field(line: str, code: str, extra: str = "", hint: str | None = None) -> Case:
+    return Case(code, BASE.replace("  cash = me.cash\n", f"  cash = me.cash\n  {line}  #!\n", 1) + extra, hint=hint)
+
+
+def template(text: str, code: str, line: int = 1, hint: str | None = None) -> Case:
+    return Case(code, BASE, template=text, template_line=line, hint=hint)
+
+
+CASES: dict[str, Case] = {
+    # ------------------------------------------------------------ names, types, declarations
+    "E0201-unknown-type": add("define f(b: Bx) -> int = 1  #!\n" + USE_F, "E0201",
+                              "did you mean `Box`?"),
+    "E0227-map-key": Case("E0227", BASE + "thing Bag keyed by code { m: int -> int }  #!\n"
+                                          "data Bag(code, m) { X: 1 }\n"),
+    "E0228-thing-field-without-default": add("thing Pad keyed by code {\n ref: Box  #!\n}\n"
+                                             "data Pad(code, ref) { X: A }\n", "E0228"),
+    "E0202-reserved-thing": add("thing turn keyed by code { name: text }  #!\n", "E0202"),
+    "E0202-reserved-param": add('param turn: int = 1  #!\nphase q { news "{turn}" }\n', "E0202"),
+    "E0202-underscore-param": add('param _x: int = 1  #!\nphase q { news "{_x}" }\n', "E0202"),
+    "E0203-param": add('param dup: int = 1\nparam dup: int = 2  #!\nphase q { news "{dup}" }\n', "E0203"),
+    "E0203-function": add("define f() -> int = 1\ndefine f() -> int = 2  #!\nphase q { let v = f() }\n", "E0203"),
+    "E0203-order": add('order put "Q"  #!\n{ }\n', "E0203"),
+    "E0203-phase": add('phase putting { news "again" }  #!\n', "E0203"),
+    "E0203-header": add('ruleset "U" { version "1" }  #!\n', "E0203"),
+    "E0203-player": add("player { more: int }  #!\n", "E0203"),
+    "E0203-field": edit("  moves: int = 0\n", "  moves: int = 0\n  moves: int = 1  #!\n", "E0203"),
+    "E0204": edit('ruleset "T" { version "1" turn "turn" }\n', "# no header\nthing Box2  #!\n keyed by code { }\n",
+                  "E0204"),
+    "E0205": edit('ruleset "T" { version "1" turn "turn" }', 'ruleset "T" { version 1 turn "turn" }  #!', "E0205"),
+    "E0206": add('param q: int = "x"  #!\nphase q { news "{q}" }\n', "E0206"),
+    "E0207-data-key": add("links Box.near { A: C }  #!\n", "E0207"),
+    "E0208": add("param q: list of int = [1]  #!\nphase q { let v = q }\n", "E0208"),
+    "E0209": add("data Crate(code, name)  #!\n{ X: \"x\" }\n", "E0209"),
+    "E0210": add('thing Crate keyed by code { name: text }\ndata Crate(name, code)  #!\n{ X: "x" }\n', "E0210"),
+    "E0211": add('thing Crate keyed by code { name: text }\ndata Crate(code, nmae)  #!\n{ X: "x" }\n', "E0211",
+                 "did you mean `name`?"),
+    "E0212": add('thing Crate keyed by code { name: text }\ndata Crate(code, name) {\n X: "x"\n X: "y"  #!\n}\n',
+                 "E0212"),
+    "E0213": add('thing Crate keyed by code { name: text }\ndata Crate(code, name) {\n X: "x", 3  #!\n}\n',
+                 "E0213"),
+    "E0214": add("links Box.stones  #!\n{ A: B }\n", "E0214"),
+    "E0215": add("links Box.near { A: A }  #!\n", "E0215"),
+    # ------------------------------------------------------------ tables
+    "E0216": add("table t -> int { 1: 2 }  #!\n", "E0216"),
+    "E0217": add("table t(x: int) -> int {\n 1, 2: 3  #!\n}\nphase q { let v = t(1) }\n", "E0217"),
+    "E0218": add("table t(x: int) -> int {\n 1: 2\n 1: 3  #!\n}\nphase q { let v = t(1) }\n", "E0218"),
+    "E0219": add("table t(b: Box) -> int { A: 1 }  #!\n" + USE_T, "E0219"),
+    "E0220-not-a-chance": add('table w -> int weighted {\n 50%: 1\n 50%: 2\n 3: 4  #!\n}\n' + USE_W,
+                              "E0220"),
+    "E0220-zero": add('table w -> int weighted {\n 0%: 1  #!\n 100%: 2\n}\n' + USE_W,
+                      "E0220"),
+    "E0221-short": add('table w -> int weighted {  #!\n 50%: 1\n 40%: 2\n}\n' + USE_W,
+                       "E0221", "add 10%"),
+    "E0221-over": add('table w -> int weighted {  #!\n 60%: 1\n 50%: 2\n}\n' + USE_W,
+                      "E0221", "remove 10%"),
+    "E0221-thirds": add('table w -> int weighted {  #!\n 33.3%: 1\n 33.3%: 2\n 33.3%: 3\n}\n' + USE_W,
+                        "E0221", "add 0.1%"),
+    "E0222": add("table t(b: Box) -> int {  #!\n below 1: 1\n from 1: 2\n}\n" + USE_T, "E0222"),
+    "E0223": add("table t(x: int) -> int {\n below 1: 0\n 5 to 3: 1  #!\n from 6: 2\n}\nphase q { let v = t(1) }\n",
+                 "E0223"),
+    "E0224-int": add("table t(x: int) -> int {\n below 1: 0\n 1 to 3: 1\n 3 to 5: 2  #!\n from 6: 3\n}\n"
+                     "phase q { let v = t(1) }\n", "E0224"),
+    "E0224-decimal": add("table t(x: decimal) -> int {\n below 1: 0\n 1 to 2: 1\n from 2: 2  #!\n}\n"
+                         "phase q { let v = t(1) }\n", "E0224"),
+    "E0225-int": add("table t(x: int) -> int {\n below 1: 0\n 1 to 3: 1\n from 5: 2  #!\n}\n"
+                     "phase q { let v = t(1) }\n", "E0225"),
+    "E0225-decimal": add("table t(x: decimal) -> int {\n below 1.5: 0\n from 2: 2  #!\n}\n"
+                         "phase q { let v = t(1) }\n", "E0225"),
+    # ------------------------------------------------------------ expressions and statements
+    "E0301-money-for-int": add("phase q { for each b in Box { b.stones = money(3) } }  #!\n", "E0301",
+                               "money and counts do not mix"),
+    "E0301-int-for-money": add("define f(b: Box) -> money = b.stones  #!\n" + USE_F, "E0301",
+                               "money and counts do not mix"),
+    "E0302": add("phase q { for each b in Box { b.name = -b.name } }  #!\n", "E0302"),
+    "E0303": add('define f(b: Box) -> int = if b.stones > 1 then 1 else "x"  #!\n' + USE_F,
+                 "E0303"),
+    "E0304": add("define f() = {a: 1, a: 2}  #!\nphase q { let v = f() }\n", "E0304"),
+    "E0305": add('phase q { news "{[1, 2]}" }  #!\n', "E0305"),
+    "E0306-function": add("define f() -> text = me.name  #!\nphase q { let v = f() }\n", "E0306"),
+    "E0306-phase": add('phase q { news "{me.name}" }  #!\n', "E0306"),
+    "E0306-procedure": add("procedure pr() { me.cash += money(1) }  #!\nphase q { pr() }\n", "E0306"),
+    "E0307-direct": report_field("h = hidden", "E0307", "secret param hidden: int = 3\n"),
+    "E0307-via-function": report_field("h = shown()", "E0307", "secret param hidden: int = 3\n"
+                                       "define shown() -> int = sum(b.stones for b in Box) + hidden\n"),
+    "E0307-via-two-functions": report_field("h = outer()", "E0307", "secret param hidden: int = 3\n"
+                                            "define inner() -> int = hidden * 2\n"
+                                            "define outer() -> int = inner() + 1\n"),
+    "E0307-in-text": report_field('h = "{shown()} stones"', "E0307", "secret param hidden: int = 3\n"
+                                  "define shown() -> int = sum(b.stones for b in Box) + hidden\n"),
+    "E0307-in-comprehension": report_field("h = [b.stones * hidden for b in Box]", "E0307",
+                                           "secret param hidden: int = 3\n"),
+    "E0308": add("table t(x: int) -> int { 1: 2 }\nphase q { let v = t + 1 }  #!\n", "E0308"),
+    "E0309-local": add("phase q {\n let alpha = 1\n let v = alpah  #!\n}\n", "E0309", "did you mean `alpha`?"),
+    "E0309-param": add("param alpha: int = 1\nphase q { let v = alpah }  #!\n", "E0309", "did you mean `alpha`?"),
+    "E0310": add("thing Pad keyed by code { boss: Player? }\ndata Pad(code, boss) { X: none }\n"
+                 "define f(c: Pad) -> text = c.boss.name  #!\n"
+                 "phase q { for each c in Pad { let v = f(c) } }\n", "E0310"),
+    "E0311": add("define f(b: Box) -> int = b.stonse  #!\n" + USE_F, "E0311",
+                 "did you mean `stones`?"),
+    "E0312": add("define f(b: Box) -> int = b.stones[1]  #!\n" + USE_F, "E0312"),
+    "E0313": add('table w -> int weighted { 50%: 1\n 50%: 2 }\nphase q { let v = w(1) }  #!\n', "E0313"),
+    "E0314": add("table t(x: int) -> int { 1: 2 }\nphase q { let v = t(1, 2) }  #!\n", "E0314"),
+    "E0315": add("phase q { for each b in Box { let v = b.stones == b.name } }  #!\n", "E0315"),
+    "E0316": add("phase q { for each b in Box { let v = size(b.stones) } }  #!\n", "E0316"),
+    "E0317-money-plus-int": add("phase q { for each b in Box { let v = b.stones + money(1) } }  #!\n", "E0317"),
+    "E0318": add("procedure pr(b: Box) { b.stones = 1 }\nphase q {\n for each b in Box { let v = pr(b) }  #!\n}\n",
+                 "E0318"),
+    "E0319": add("phase q { let v = orders(1) }  #!\n", "E0319"),
+    "E0320-orders": add("phase q { let v = orders(putt) }  #!\n", "E0320", "did you mean `put`?"),
+    "E0320-run": add("phase q: run putt  #!\n", "E0320", "did you mean `put`?"),
+    "E0321-function": add("phase q { let v = sizee([1]) }  #!\n", "E0321", "did you mean `size`?"),
+    "E0321-procedure": add("phase q { frob(1) }  #!\n", "E0321"),
+    "E0322-builtin": add("phase q { let v = max(1) }  #!\n", "E0322"),
+    "E0322-function": add("define g(x: int) -> int = x\nphase q { let v = g(1, 2) }  #!\n", "E0322"),
+    "E0322-procedure": add("procedure pr(b: Box) { b.stones = 1 }\nphase q { pr() }  #!\n", "E0322"),
+    "E0323": add("define f(x: int) = f(x)  #!\nphase q { let v = f(1) }\n", "E0323"),
+    "E0324": add('define f() -> bool = chance(50, "x")  #!\nphase q { let v = f() }\n', "E0324"),
+    "E0325": add('phase q { if chance(50) { news "x" } }  #!\n', "E0325"),
+    "E0326": add('table t(x: int) -> int { 1: 2 }\nphase q { let v = draw(t, "x") }  #!\n', "E0326"),
+    "E0327": add("phase q { let v = size(b for b in Box) }  #!\n", "E0327"),
+    "E0328": add("phase q { let v = sorted(b for b in Box by b.near) }  #!\n", "E0328"),
+    "E0329": add("phase q { let v = best(b for b in Box) }  #!\n", "E0329"),
+    "E0330": add("phase q { let Box = 1 }  #!\n", "E0330"),
+    "E0331": add("phase q { let x = none }  #!\n", "E0331"),
+    "E0332": add("define g() -> int = 1\nphase q { g() }  #!\n", "E0332"),
+    "E0333": add("procedure pr() { run put }  #!\nphase q { pr() }\n", "E0333"),
+    "E0334": add('phase q { fail "no" }  #!\n', "E0334"),
+    "E0335": add("phase q { x = 1 }  #!\n", "E0335"),
+    "E0336": add('phase q { for each b in Box { b.code = "Z" } }  #!\n', "E0336"),
+    # ------------------------------------------------------------ orders, phases, victory
+    "E0401": add("orders { pay from cash }  #!\n", "E0401"),
+    "E0402": edit('  header "{account}", "{code}"\n', '  header "{account}", "{cod}"  #!\n', "E0402"),
+    "E0403": edit("  pay from cash\n", "  pay from cash\n  budget cash starts at 3 plus 1 each turn  #!\n", "E0403"),
+    "E0404": edit("  pay from cash\n", "  pay from moves  #!\n", "E0404"),
+    "E0405": add('order o2 "O,{x}" { x: bool }  #!\nphase q: run o2\n', "E0405"),
+    "E0406": add('stop order halt "HALT {x}"  #!\n', "E0406"),
+    "E0407": add('order o2 "O,{x},{y}"  #!\n{ x: int }\nphase q: run o2\n', "E0407"),
+    "E0408": add('order o2 "O,{x}" {\n x: int\n y: int  #!\n}\nphase q: run o2\n', "E0408"),
+    "E0409-keyword": add('order o2 "{x}"  #!\n{ x: int }\nphase q: run o2\n', "E0409"),
+    "E0409-adjacent": add('order o2 "O {x}{y}"  #!\n{ x: int\n y: int }\nphase q: run o2\n', "E0409"),
+    "E0410": add('order o2 "O,{x}" {\n x: int\n once per turn per z  #!\n}\nphase q: run o2\n', "E0410"),
+    "E0411": Case("E0411", BASE.replace("  pay from cash\n", "", 1).replace("  cost money(n)\n",
+                                                                            "  cost money(n)  #!\n", 1)),
+    "E0416-no-block": Case("E0416", BASE.replace('orders {\n  header "{account}", "{code}"\n  pay from cash\n}\n', "")
+                           .replace('order put "P,{box},{n}" {\n', 'order put "P,{box},{n}" {  #!\n', 1)),
+    "E0416-no-header": edit('orders {\n  header "{account}", "{code}"\n', "orders {  #!\n", "E0416"),
+    "E0417-run-in-loop": add("phase q {\n for each b in Box {\n  run put  #!\n }\n}\n", "E0417"),
+    "E0418": add('order o2 "O,{x}" {\n x: int\n effect {\n  me.moves += x\n  fail "too late"  #!\n }\n}\n'
+                 "phase q: run o2\n", "E0418"),
+    "E0412": add('personal order o2 "O,{x}" {\n x: int\n cost money(1)  #!\n}\n', "E0412"),
+    "E0413": add("phase again: run put  #!\n", "E0413"),
+    "E0414": add('order o2 "O,{x}" { x: int }  #!\n', "E0414"),
+    "E0415": add("victory v for p { when p.active held for 0 turns }  #!\n", "E0415"),
+    # ------------------------------------------------------------ the report
+    "E0501": add('report { template "t.report.j2" }  #!\n', "E0501"),
+    "E0502": Case("E0502", BASE.split("report {")[0].replace('ruleset "T"', 'ruleset "T"  #!\n', 1)),
+    "E0503": edit('report {\n  cash = me.cash\n  template "t.report.j2"\n', "report {  #!\n  cash = me.cash\n",
+                  "E0503"),
+    "E0504": edit('  template "t.report.j2"\n', '  template "missing.report.j2"  #!\n', "E0504"),
+    "E0505": template("Cash {{ cash }}\n{% for x in %}\n", "E0505", 2),
+    "E0506": template("Cash {{ cash }}\nMoney {{ cahs }}\n", "E0506", 2, "did you mean `cash`?"),
+    "E0507-builtin": template("{{ game.tilte }}\n", "E0507", 1, "did you mean `title`?"),
+    "E0507-loop": template("{{ cash }}\n{% for u in orders.used %}\n{{ u.txt }}\n{% endfor %}\n", "E0507", 3,
+                           "did you mean `text`?"),
+    # ------------------------------------------------------------ warnings
+    "W0101-param": add("param unused_one: int = 3  #!\n", "W0101"),
+    "W0101-table": add("table t(x: int) -> int { 1: 2 }  #!\n", "W0101"),
+    "W0101-function": add("define lonely() -> int = 1  #!\n", "W0101"),
+    "W0101-procedure": add("procedure lonely() { }  #!\n", "W0101"),
+    "W0201": edit('ruleset "T" { version "1" turn "turn" }', 'ruleset "T" { versoin "1" turn "turn" }  #!', "W0201",
+                  "did you mean `version`?"),
+    "W0202": add("thing Crate keyed by code { name: text }  #!\n", "W0202"),
+    "W0203-below": add("table t(x: int) -> int {\n 1 to 3: 1  #!\n from 4: 2\n}\nphase q { let v = t(1) }\n", "W0203"),
+    "W0203-above": add("table t(x: int) -> int {\n below 1: 0\n 1 to 3: 1  #!\n}\nphase q { let v = t(1) }\n",
+                       "W0203"),
+}
+
+
+@functools.cache
+def emitted_codes() -> frozenset[str]:
+    """Every code the checker's source names (codes are added as the language grows)."""
+    codes: set[str] = set()
+    for f in (ROOT / "rulesdsl" / "checker").glob("*.py"):
+        codes |= set(re.findall(r'"([EW]0\d{3})"', f.read_text(encoding="utf-8")))
+    return frozenset(codes)
+
+
+def _where(case: Case) -> tuple[str, int]:
+    if case.template_line:
+        return "t.report.j2", case.template_line
+    return "t.rules", marked_line(case.text)
+
+
+def test_the_base_ruleset_is_clean(tmp_path: Path) -> None:
+    checked = check_text(tmp_path, BASE)
+    assert checked.ok and not checked.diagnostics, show(checked.diagnostics)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_diagnostic(name: str, tmp_path: Path) -> None:
+    case = CASES[name]
+    code = case.code
+    assert code in emitted_codes(), f"the checker has no {code}"
+    checked = check_text(tmp_path, case.text, case.template)
+    file, line = _where(case)
+    hits = [d for d in checked.diagnostics if d.code == code and d.span.file == file and d.span.line == line]
+    assert hits, f"no {code} at {file}:{line}; got:\n{show(checked.diagnostics)}"
+    d = hits[0]
+    assert d.span.col >= 1
+    assert d.severity == ("warning" if case.code.startswith("W") else "error")
+    assert checked.ok == (not any(x.severity == "error" for x in checked.diagnostics))
+    if case.code.startswith("E"):
+        assert not checked.ok
+    if case.hint is not None:
+        assert d.help is not None and case.hint in d.help, show([d])
+
+
+def test_every_checker_code_has_a_case() -> None:
+    covered = {c.code for c in CASES.values()}
+    assert emitted_codes() - covered == set()
+
+
+# ---------------------------------------------------------------- diagnostics that say too much or the wrong thing
+
+def test_a_hint_never_suggests_the_name_already_written(tmp_path: Path) -> None:
+    # `pay from moves`: `moves` exists but is an int; "did you mean `moves`?" would send the designer in circles.
+    checked = check_text(tmp_path, BASE.replace("  pay from cash\n", "  pay from moves\n", 1))
+    [d] = [d for d in checked.diagnostics if d.code == "E0404"]
+    assert "`moves`?" not in (d.help or "")
+
+
+def test_wrong_first_data_column_is_one_error(tmp_path: Path) -> None:
+    crate = 'thing Crate keyed by code { name: text }\ndata Crate(name, code) { X: "x" }\n'
+    checked = check_text(tmp_path, BASE + crate)
+    errors = [d for d in checked.diagnostics if d.severity == "error"]
+    assert [d.code for d in errors] == ["E0210"], show(errors)
+
+
+def test_secret_parameter_outside_reports_is_fine(tmp_path: Path) -> None:
+    text = BASE + 'secret param hidden: int = 3\nphase q { for each b in Box { b.stones += hidden } }\n'
+    checked = check_text(tmp_path, text)
+    assert checked.ok and not checked.diagnostics, show(checked.diagnostics)
+
+
+def test_me_is_known_in_orders_and_reports(tmp_path: Path) -> None:
+    text = BASE.replace("  effect { box.stones += n }\n",
+                        "  require me.moves >= 0 else \"{me.name} cannot move\"\n"
+                        "  effect {\n    box.stones += n\n    me.moves += 1\n  }\n", 1)
+    text = text.replace("  cash = me.cash\n", "  cash = me.cash\n  moves = me.moves\n", 1)
+    checked = check_text(tmp_path, text)
+    assert checked.ok and not checked.diagnostics, show(checked.diagnostics)
+
+
+def test_me_in_a_victory_is_refused_without_contradiction(tmp_path: Path) -> None:
+    # A victory names its own player (`for p`); `me` is refused there, so the message must not say
+    # that victory rules know `me`.
+    checked = check_text(tmp_path, BASE + "victory v for p { when me.active }\n")
+    [d] = [d for d in checked.diagnostics if d.code == "E0306"]
+    assert d.span.line == BASE_LINES + 1
+    assert "victory" not in d.message, d.message
+
+
+def test_unused_parameter_is_only_a_warning(tmp_path: Path) -> None:
+    checked = check_text(tmp_path, BASE + "param spare: money = 3\n")
+    assert checked.ok
+    [d] = checked.diagnostics
+    assert (d.code, d.severity, d.span.line) == ("W0101", "warning", BASE_LINES + 1)
+    assert "`spare`" in d.message
+
+
+# ---------------------------------------------------------------- all at once, in order
+
+MANY = BASE.replace("  moves: int = 0\n", "  moves: intt = 0\n", 1) + '''param spare: int = 1
+define price(b: Box) -> money = b.stones
+phase later {
+  for each b in Box {
+    b.stones += stonez
+  }
+  news "{me.name} waits"
+}
+table chances -> int weighted {
+  50%: 1
+  30%: 2
+}
+order lost "L,{x}" { x: int }
+'''
+
+
+def test_every_mistake_is_reported_in_one_run_sorted_by_position(tmp_path: Path) -> None:
+    checked = check_text(tmp_path, MANY, "{{ cash }} {{ nothing }}\n")
+    got = [(d.span.file, d.span.line, d.code) for d in checked.diagnostics]
+    b = BASE_LINES
+    expected = [
+        ("t.report.j2", 1, "E0506"),
+        ("t.rules", 14, "E0201"),
+        ("t.rules", b + 1, "W0101"),
+        ("t.rules", b + 2, "W0101"),
+        ("t.rules", b + 2, "E0301"),
+        ("t.rules", b + 5, "E0309"),
+        ("t.rules", b + 7, "E0306"),
+        ("t.rules", b + 9, "E0221"),
+        ("t.rules", b + 9, "W0101"),
+        ("t.rules", b + 13, "E0414"),
+    ]
+    assert got == expected, show(checked.diagnostics)
+    keys = [(d.span.file, d.span.line, d.span.col) for d in checked.diagnostics]
+    assert keys == sorted(keys)
+    assert not checked.ok
+
+
+def test_check_command_reports_them_all_in_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rules = tmp_path / "t.rules"
+    rules.write_text(MANY, encoding="utf-8")
+    (tmp_path / "t.report.j2").write_text("{{ cash }}\n", encoding="utf-8")
+    assert main(["check", str(rules)]) == 1
+    out = capsys.readouterr().out
+    assert "6 error(s), 3 warning(s)" in out
+    for code in ("E0201", "E0301", "E0309", "E0306", "E0221", "E0414", "W0101"):
+        assert f"[{code}]" in out
+    first = out.index(f"{rules}:14:")
+    assert first < out.index(f"{rules}:{BASE_LINES + 5}:") < out.index(f"{rules}:{BASE_LINES + 13}:")
+
+
+# ---------------------------------------------------------------- JSON output
+
+def _json_check(paths: list[Path], capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, object]]:
+    status = main(["check", *map(str, paths), "--format", "json"])
+    out = capsys.readouterr().out
+    return status, json.loads(out)
+
+
+def _schema() -> dict[str, object]:
+    result: dict[str, object] = json.loads((ROOT / "schemas" / "diagnostics.schema.json").read_text(encoding="utf-8"))
+    return result
+
+
+def test_json_output_validates_against_the_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "t.rules").write_text(MANY, encoding="utf-8")
+    (bad / "t.report.j2").write_text("{{ cash }} {{ nothing }}\n", encoding="utf-8")
+    broken = tmp_path / "broken.rules"
+    broken.write_text('ruleset "X" {\n  version "1"\n', encoding="utf-8")
+    status, data = _json_check([bad / "t.rules", broken], capsys)
+    assert status == 1
+    jsonschema.validate(data, _schema())
+    diags = data["diagnostics"]
+    assert isinstance(diags, list)
+    codes = [d["code"] for d in diags]
+    assert {"E0201", "E0309", "E0506", "W0101", "E0101"} <= set(codes)
+    assert all(d["line"] >= 1 and d["column"] >= 1 for d in diags)
+    eof = next(d for d in diags if d["code"] == "E0101")
+    assert (eof["file"], eof["line"], eof["column"]) == (str(broken), 2, 14)
+
+
+def test_json_output_of_a_clean_ruleset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, data = _json_check([ROOT / "rulesets" / "covert.rules"], capsys)
+    assert status == 0
+    jsonschema.validate(data, _schema())
+    assert data == {"diagnostics": []}
+
+
+def test_diagnostic_to_json_has_every_field() -> None:
+    from rulesdsl.source import Span
+
+    d = Diagnostic(Span("x.rules", 3, 4, 3, 9), "E0309", "unknown name `y`", notes=("n",), help="h")
+    jsonschema.validate({"diagnostics": [d.to_json()]}, _schema())

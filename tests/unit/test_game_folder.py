@@ -1,0 +1,235 @@
+"""Game folders: bad scenarios and corrupted state files are refused with the JSON path of the fault and
+nothing written; the same game played twice gives the same bytes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from rulesdsl.game.folder import GameError, GameFolder
+from tests.unit.rulestools import COVERT, ROOT, file_tree
+
+PLAYERS = '''players:
+  - {name: Ann, account: "1", code: A1}
+  - {name: Bob, account: "2", code: B2}
+  - {name: Cid, account: "3", code: C3}
+'''
+
+
+def _refused(tmp_path: Path, scenario_text: str) -> str:
+    """Starts a covert game from `scenario_text`; asserts it is refused without a trace; returns why."""
+    parent = tmp_path / "games"
+    parent.mkdir()
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(scenario_text, encoding="utf-8")
+    with pytest.raises(GameError) as info:
+        GameFolder.create(COVERT, parent / "game", scenario, None)
+    assert list(parent.iterdir()) == [], "a refused game leaves nothing behind"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games", "scenario.yaml"]
+    return str(info.value)
+
+
+@pytest.mark.parametrize(("scenario", "path", "words"), [
+    (PLAYERS.replace("name: Bob", "name: 5"), "$.players[1].name", "5"),
+    (PLAYERS.replace("code: B2", "code: [B, 2]"), "$.players[1].code", ""),
+    (PLAYERS.replace("code: C3}", "code: C3, cash: lots}"), "$.players[2].cash", "lots"),
+    (PLAYERS + "Country:\n  ARG: {troops: many}\n", "$.Country.ARG.troops", "many"),
+    (PLAYERS + "Country:\n  ARG: {influence: {\"9\": 3}}\n", "$.Country.ARG.influence.9", "9"),
+    (PLAYERS + "Country:\n  ARG: {adjacent: [ZZZ]}\n", "$.Country.ARG.adjacent[0]", "ZZZ"),
+    (PLAYERS + "parameters:\n  starting_cash: 3.5\n", "$.parameters.starting_cash", "3.5"),
+    (PLAYERS + "seed: soon\n", "$.seed", "soon"),
+    (PLAYERS + "game: {number: 3, colour: red}\n", "$.game", "colour"),
+], ids=["player-name", "player-code", "player-cash", "country-troops", "influence-key", "adjacent-key",
+        "parameter", "seed", "game-section"])
+def test_wrong_types_are_refused_with_their_path(tmp_path: Path, scenario: str, path: str, words: str) -> None:
+    message = _refused(tmp_path, scenario)
+    assert message.startswith("scenario.yaml: ")
+    assert f" {path}: " in message, message
+    assert words in message
+
+
+def test_unknown_country_key_is_refused_with_its_path(tmp_path: Path) -> None:
+    message = _refused(tmp_path, PLAYERS + "Country:\n  ARG: {troops: 3}\n  XYZ: {troops: 3}\n")
+    assert "$.Country.XYZ" in message or ("$.Country: " in message and "'XYZ'" in message), message
+
+
+def test_unknown_field_is_refused_with_its_path(tmp_path: Path) -> None:
+    message = _refused(tmp_path, PLAYERS + "Country:\n  ARG: {troopz: 3}\n")
+    assert "$.Country.ARG" in message and "troopz" in message, message
+
+
+def test_unknown_player_field_is_refused_with_its_path(tmp_path: Path) -> None:
+    message = _refused(tmp_path, PLAYERS.replace("code: B2}", "code: B2, cassh: 3}"))
+    assert "$.players[1]" in message and "cassh" in message, message
+
+
+def test_unknown_parameter_is_refused(tmp_path: Path) -> None:
+    message = _refused(tmp_path, PLAYERS + "parameters:\n  nope: 3\n")
+    assert "$.parameters" in message and "nope" in message
+
+
+def test_unknown_section_is_refused(tmp_path: Path) -> None:
+    message = _refused(tmp_path, PLAYERS + "Countries: {}\n")
+    assert "$.Countries" in message
+
+
+def test_duplicate_account_is_refused(tmp_path: Path) -> None:
+    message = _refused(tmp_path, PLAYERS.replace('account: "3"', 'account: "1"'))
+    assert "$.players[2].account" in message and "1" in message
+
+
+def test_duplicate_account_of_another_type_is_refused(tmp_path: Path) -> None:
+    message = _refused(tmp_path, PLAYERS.replace('account: "2"', "account: 1"))
+    assert "$.players[1].account" in message
+
+
+def test_accounts_differing_only_in_case_are_refused(tmp_path: Path) -> None:
+    # Orders are routed by account without regard to case, so the second could never give orders.
+    scenario = PLAYERS.replace('account: "1"', 'account: "ab"').replace('account: "2"', 'account: "AB"')
+    message = _refused(tmp_path, scenario)
+    assert "$.players[1].account" in message
+
+
+def test_no_players_is_refused(tmp_path: Path) -> None:
+    message = _refused(tmp_path, "players: []\n")
+    assert "$.players" in message
+
+
+def test_bad_yaml_is_refused_with_its_line(tmp_path: Path) -> None:
+    message = _refused(tmp_path, PLAYERS + "Country: [\n")
+    assert "not valid YAML" in message and "line" in message
+
+
+def test_scenario_that_is_not_utf8_is_refused(tmp_path: Path) -> None:
+    parent = tmp_path / "games"
+    parent.mkdir()
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_bytes(PLAYERS.replace("name: Ann", "name: Café").encode("latin-1"))
+    with pytest.raises(GameError) as info:
+        GameFolder.create(COVERT, parent / "game", scenario, None)
+    assert str(info.value).startswith("scenario.yaml: ")
+    assert list(parent.iterdir()) == []
+
+
+def test_a_game_is_never_started_over_another(tmp_path: Path) -> None:
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(PLAYERS, encoding="utf-8")
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "notes.txt").write_text("mine\n", encoding="utf-8")
+    with pytest.raises(GameError):
+        GameFolder.create(COVERT, game, scenario, None)
+    assert file_tree(game) == {"notes.txt": file_tree(game)["notes.txt"]}
+
+
+# ---------------------------------------------------------------- corrupted state files
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("started")
+    scenario = base / "scenario.yaml"
+    scenario.write_text(PLAYERS, encoding="utf-8")
+    folder = GameFolder.create(COVERT, base / "game", scenario, 3)
+    folder.load_game()  # compiles once into the game's own cache, so copies need not
+    return folder.root
+
+
+def _state_copy(started: Path, tmp_path: Path) -> tuple[GameFolder, Path]:
+    root = tmp_path / "game"
+    shutil.copytree(started, root)
+    return GameFolder(root), root / "turns" / "turn-000" / "state.yaml"
+
+
+def _set(data: dict[str, Any], path: list[Any], value: Any) -> None:
+    target: Any = data
+    for part in path[:-1]:
+        target = target[part]
+    if value is _DELETE:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+
+
+_DELETE = object()
+
+
+@pytest.mark.parametrize(("where", "value", "expected"), [
+    (["turn"], "x", "$.turn"),
+    (["players", 1, "cash"], "lots", "$.players[1].cash"),
+    (["players", 0, "name"], _DELETE, "$.players[0]"),
+    (["players", 2, "superspy"], "XXX", "$.players[2].superspy"),
+    (["Country", "ARG", "troops"], "many", "$.Country.ARG.troops"),
+    (["Country", "ARG", "influence"], {"77": 3}, "$.Country.ARG.influence.77"),
+    (["Country", "ARG", "bogus"], 3, "$.Country.ARG"),
+    (["parameters", "starting_cash"], "x", "$.parameters.starting_cash"),
+    (["engine", "on_file"], {"1": [3]}, "$.engine.on_file.1[0]"),
+    (["engine", "streaks"], {"majority": {"1": "x"}}, "$.engine.streaks.majority.1"),
+    (["ruleset", "title"], "Another Game", "$.ruleset.title"),
+    (["engine"], _DELETE, "$"),
+], ids=["turn", "cash", "name", "superspy", "troops", "influence-key", "unknown-field", "parameter", "on-file",
+        "streaks", "title", "engine"])
+def test_corrupted_state_is_refused_with_its_path(started: Path, tmp_path: Path, where: list[Any], value: Any,
+                                                  expected: str) -> None:
+    folder, state = _state_copy(started, tmp_path)
+    data = yaml.safe_load(state.read_text(encoding="utf-8"))
+    _set(data, where, value)
+    state.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    before = file_tree(folder.root)
+    with pytest.raises(GameError) as info:
+        folder.load_game()
+    message = str(info.value)
+    assert message.startswith("turns/turn-000/state.yaml: "), message
+    assert f" {expected}: " in message, message
+    with pytest.raises(GameError):
+        folder.process_turn([])
+    assert file_tree(folder.root) == before
+
+
+@pytest.mark.parametrize("text", ["players: [\n", "- 1\n- 2\n", "", "just words\n"])
+def test_state_that_is_not_a_mapping_is_refused(started: Path, tmp_path: Path, text: str) -> None:
+    folder, state = _state_copy(started, tmp_path)
+    state.write_text(text, encoding="utf-8")
+    with pytest.raises(GameError) as info:
+        folder.load_game()
+    message = str(info.value)
+    assert message.startswith("turns/turn-000/state.yaml: ")
+    assert "$" in message or "not valid YAML" in message
+
+
+# ---------------------------------------------------------------- the same game twice
+
+DAY2 = {
+    "a.txt": "CO-175\n20408\nALPHA789\nK,MEX,3\nT,FRA,4\nR,GER,2\nS,MEX,1\nB,MEX,2\n",
+    "b.txt": "CO-175\n1001\nEYE1776\nK,JPN,5\nT,FRA,2\nR,GER,3\nA,FRA,2\nC,FRA,GER,1\nX,MEX\n",
+    "c.txt": "CO-175\n4321\nINK8\nT,FRA,3\nK,FRA,4\nG,JPN,2\n",
+}
+
+
+def _play(root: Path, tmp_path: Path) -> GameFolder:
+    folder = GameFolder.create(COVERT, root, ROOT / "examples" / "covert" / "scenario.yaml", None)
+    folder.process_turn(sorted((ROOT / "examples" / "covert" / "day1").glob("*.txt")))
+    day2 = tmp_path / "day2"
+    day2.mkdir(exist_ok=True)
+    for name, text in DAY2.items():
+        (day2 / name).write_text(text, encoding="utf-8")
+    folder.process_turn(sorted(day2.glob("*.txt")))
+    return folder
+
+
+def test_the_same_game_twice_gives_identical_files(tmp_path: Path) -> None:
+    one = _play(tmp_path / "one", tmp_path)
+    two = _play(tmp_path / "two", tmp_path)
+    tree = file_tree(one.root)
+    assert tree == file_tree(two.root)
+    assert "turns/turn-002/state.yaml" in tree and "turns/turn-002/news.txt" in tree
+    assert len([k for k in tree if k.startswith("turns/turn-002/reports/") and k.endswith(".txt")]) == 6
+    news = (one.root / "turns" / "turn-002" / "news.txt").read_text(encoding="utf-8")
+    assert "assassination" in news or "Terrorists" in news  # chance was drawn: the test means something
+    for path in one.root.rglob("*"):
+        if path.is_file():
+            assert str(tmp_path) not in path.read_text(encoding="utf-8", errors="replace"), path
+

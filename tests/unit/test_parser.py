@@ -1,0 +1,277 @@
+"""Parser: spans on every node (also inside `{...}` in texts), and syntax errors in the designer's words."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from rulesdsl import nodes as n
+from rulesdsl.cli import main
+from rulesdsl.compiler import check_path
+from rulesdsl.diagnostics import Diagnostic
+from rulesdsl.parser import parse
+from rulesdsl.source import Source, Span
+from tests.unit.rulestools import BASE, COVERT, RULESETS
+
+
+def parse_ok(text: str) -> n.Module:
+    module, errors = parse(Source("t.rules", text))
+    assert not errors, errors
+    assert module is not None
+    return module
+
+
+def parse_error(text: str) -> Diagnostic:
+    _, errors = parse(Source("t.rules", text))
+    assert len(errors) == 1, errors
+    return errors[0]
+
+
+def at(span: Span) -> tuple[int, int]:
+    return span.line, span.col
+
+
+def news_text(text: str) -> n.Text:
+    """The text of the only statement (a `news`) of the only phase of `text`."""
+    module = parse_ok(text)
+    phase = module.decls[0]
+    assert isinstance(phase, n.PhaseDecl)
+    stmt = phase.body[0]
+    assert isinstance(stmt, n.News)
+    return stmt.text
+
+
+# ---------------------------------------------------------------- spans
+
+SOURCE = '''ruleset "X" { version "1" turn "turn" }
+param  alpha: int = 3
+define f(x: int) -> int =
+  x + alpha * 2
+thing Box keyed by code {
+  stones: int = 0
+}
+phase p {
+  for each b in Box {
+    b.stones += f(1)
+  }
+}
+'''
+
+
+def test_declarations_carry_their_line_and_column() -> None:
+    module = parse_ok(SOURCE)
+    spans = {type(d).__name__: d.span for d in module.decls}
+    assert at(spans["RulesetDecl"]) == (1, 1)
+    assert at(spans["ParamDecl"]) == (2, 1)
+    assert at(spans["DefineDecl"]) == (3, 1)
+    assert at(spans["ThingDecl"]) == (5, 1)
+    assert at(spans["PhaseDecl"]) == (8, 1)
+    assert (spans["ThingDecl"].end_line, spans["PhaseDecl"].end_line) == (7, 12)
+    assert all(d.span.file == "t.rules" for d in module.decls)
+
+
+def test_fields_carry_their_position() -> None:
+    thing = parse_ok(SOURCE).decls[3]
+    assert isinstance(thing, n.ThingDecl)
+    assert at(thing.fields[0].span) == (6, 3)
+
+
+def test_expressions_carry_their_line_and_column() -> None:
+    define = parse_ok(SOURCE).decls[2]
+    assert isinstance(define, n.DefineDecl)
+    body = define.body  # x + alpha * 2, on line 4
+    assert isinstance(body, n.BinOp) and body.op == "+"
+    assert (body.span.line, body.span.col, body.span.end_col) == (4, 3, 16)
+    assert isinstance(body.left, n.Name) and at(body.left.span) == (4, 3)
+    right = body.right
+    assert isinstance(right, n.BinOp) and at(right.span) == (4, 7)
+    assert isinstance(right.left, n.Name) and (right.left.span.col, right.left.span.end_col) == (7, 12)
+    assert isinstance(right.right, n.Number) and at(right.right.span) == (4, 15)
+
+
+def test_statements_and_calls_carry_their_position() -> None:
+    phase = parse_ok(SOURCE).decls[4]
+    assert isinstance(phase, n.PhaseDecl)
+    loop = phase.body[0]
+    assert isinstance(loop, n.For) and at(loop.span) == (9, 3)
+    assign = loop.body[0]
+    assert isinstance(assign, n.Assign) and at(assign.span) == (10, 5)
+    target, value = assign.target, assign.value
+    assert isinstance(target, n.Attr) and at(target.name_span) == (10, 7)
+    assert isinstance(value, n.Call) and at(value.func_span) == (10, 17) and at(value.args[0].span) == (10, 19)
+
+
+def test_interpolation_spans_point_into_the_string() -> None:
+    #                  col: 1234567890123456789012345678901234567
+    text = news_text('phase p {\n  news "Hello {alpha + 1} and {f(2)}!"\n}\n')
+    assert at(text.span) == (2, 8)
+    first, second = (p for p in text.parts if not isinstance(p, str))
+    assert isinstance(first, n.BinOp)
+    assert (first.span.line, first.span.col, first.span.end_col) == (2, 16, 25)
+    assert isinstance(first.left, n.Name) and at(first.left.span) == (2, 16)
+    assert isinstance(first.right, n.Number) and at(first.right.span) == (2, 24)
+    assert isinstance(second, n.Call) and at(second.func_span) == (2, 32)
+    assert text.parts[0] == "Hello " and text.parts[-1] == "!"
+
+
+def test_interpolation_after_doubled_braces() -> None:
+    text = news_text('phase p {\n  news "{{x}} {alpha}"\n}\n')
+    name = text.parts[-1]
+    assert text.parts[0] == "{x} "
+    assert isinstance(name, n.Name) and at(name.span) == (2, 16)
+
+
+def test_interpolation_after_escaped_quotes() -> None:
+    # `  news "say \"hi\" {alpha}"`: the `{` is column 20 of the file, so `alpha` starts at 21.
+    text = news_text('phase p {\n  news "say \\"hi\\" {alpha}"\n}\n')
+    name = text.parts[-1]
+    assert text.parts[0] == 'say "hi" '
+    assert isinstance(name, n.Name)
+    assert at(name.span) == (2, 21)
+
+
+def test_interpolation_in_triple_quoted_text_points_at_its_line() -> None:
+    # `alpha` stands on line 4, column 11 of the file (its `{` at column 10).
+    text = news_text('phase p {\n  news """\n    first\n    then {alpha}\n  """\n}\n')
+    name = next(p for p in text.parts if not isinstance(p, str))
+    assert isinstance(name, n.Name)
+    assert at(name.span) == (4, 11)
+
+
+def test_checker_errors_inside_texts_point_into_the_text(tmp_path: Path) -> None:
+    rules = tmp_path / "t.rules"
+    rules.write_text('ruleset "X" { version "1" turn "turn" }\nphase p {\n  news "count: {cuont}"\n}\n'
+                     'report {\n  template "t.report.j2"\n}\n', encoding="utf-8")
+    (tmp_path / "t.report.j2").write_text("x\n", encoding="utf-8")
+    diags = [d for d in check_path(rules).diagnostics if d.code == "E0309"]
+    assert [(d.span.line, d.span.col, d.span.end_col) for d in diags] == [(3, 17, 22)]
+
+
+# ---------------------------------------------------------------- syntax errors
+
+@pytest.mark.parametrize(("source", "code", "pos", "words"), [
+    ('param a: int = 3 @\n', "E0102", (1, 18), "unexpected character `@`"),
+    ('param a: int = 3\nparam b: int 4\n', "E0103", (2, 14), "unexpected `4`"),
+    ('order arms {\n}\n', "E0103", (1, 12), "unexpected `{`"),
+    # Texts point at the brace itself, inside the quotes.
+    ('phase p { news "{x" }\n', "E0104", (1, 17), "unclosed `{`"),
+    ('phase p { news "{1 +}" }\n', "E0105", (1, 17), "not an expression"),
+    ('report { template "a" template "b" }\n', "E0106", (1, 32), "one `template`"),
+    ('order o "O" { cost money(1)\n cost money(2) }\n', "E0106", (2, 7), "at most one `cost`"),
+    ('order o "O" { effect { }\n effect { news "x" } }\n', "E0106", (2, 11), "at most one `effect`"),
+], ids=["character", "token", "order-without-syntax", "unclosed-brace", "bad-interpolation", "two-templates",
+        "two-costs", "two-effects"])
+def test_syntax_error_code_message_and_position(source: str, code: str, pos: tuple[int, int], words: str) -> None:
+    err = parse_error(source)
+    assert (err.code, at(err.span)) == (code, pos), err
+    assert words in err.message
+    assert err.severity == "error"
+
+
+@pytest.mark.parametrize(("source", "label"), [
+    ("table t(x: int) -> int { 1 2 }", "a table row is written `key: value`"),
+    ('order arms {\n}', "an order's syntax comes in quotes after its name"),
+    ("thing Country keyed by code { troops int }", "a field is written `name: type`"),
+    ("phase p { 1 }", "a statement is needed here"),
+    ("phase p run x", "a phase is `phase NAME: run ORDER`"),
+])
+@pytest.mark.parametrize("after", ["", 'param x: int = 1\nparam y: int = 2\n'], ids=["first", "after-others"])
+def test_common_mistakes_get_a_label(source: str, label: str, after: str) -> None:
+    err = parse_error(after + source)
+    assert err.code == "E0103"
+    assert label in err.message
+
+
+@pytest.mark.parametrize(("source", "end"), [
+    ('ruleset "X" {\n  version "1"\n', (2, 14)),
+    ('ruleset "X" {\n  version "1"\n\n\n   \n', (2, 14)),
+    ('phase p {\n  news "x"', (2, 11)),
+    ('param a: int =', (1, 15)),
+    ('param a: int =\n\n\n', (1, 15)),
+], ids=["newline", "trailing-blank-lines", "no-newline", "one-line", "one-line-blank-lines"])
+def test_end_of_file_errors_point_at_the_real_end(source: str, end: tuple[int, int]) -> None:
+    err = parse_error(source)
+    assert err.code == "E0101"
+    assert at(err.span) == end
+    assert err.span.end_line == end[0] and err.span.end_col > end[1]
+
+
+def test_end_of_file_error_names_the_missing_brace() -> None:
+    err = parse_error('phase p {\n  news "x"\n')
+    assert "`{`" in err.message and err.help == "add the missing `}`"
+
+
+def test_an_unexpected_token_is_underlined_whole() -> None:
+    err = parse_error("param a: int = 3\nphase p run xyz\n")
+    assert (err.span.line, err.span.col, err.span.end_col) == (2, 9, 12)
+    assert err.help is not None and err.help.startswith("expected ")
+
+
+def _no_traceback_sources() -> list[str]:
+    text = COVERT.read_text(encoding="utf-8")
+    rnd = random.Random(20240917)
+    out = [text[:cut] for cut in sorted(rnd.sample(range(1, len(text)), 24))]
+    # Single characters dropped into the orders section (syntax, expressions, texts).
+    part = text[text.index("order arms "):text.index("order invest ")]
+    for _ in range(40):
+        a = rnd.randrange(len(part))
+        out.append(part[:a] + rnd.choice(['{', '}', '"', '(', ')', ',', ':', '$', '\\', '"""', '{x', '.', '->',
+                                           '100%', '\x00', 'é', '\t', '\r']) + part[a:])
+    out += ["", " ", "\n\n", "#", "{", "}", '"', '"""', "\\", "\x00", "ruleset", 'ruleset "x"', "table t", "%",
+            "1..2", "phase p { news \"{\" }", "phase p { news \"}\" }", 'phase p { news "{{{x}}}" }',
+            "\ufeffruleset \"X\" { }", "phase p {\n news \"{a\nb}\"\n}"]
+    return out
+
+
+def test_no_input_makes_the_parser_raise() -> None:
+    for source in _no_traceback_sources():
+        module, errors = parse(Source("t.rules", source))
+        assert module is not None or errors, repr(source[-60:])
+        for d in errors:
+            assert d.span.line >= 1 and d.span.col >= 1, (d, repr(source[-60:]))
+            assert d.code.startswith("E01")
+
+
+def test_no_broken_ruleset_makes_the_checker_raise(tmp_path: Path) -> None:
+    text = COVERT.read_text(encoding="utf-8")
+    (tmp_path / "covert.report.j2").write_bytes((RULESETS / "covert.report.j2").read_bytes())
+    rnd = random.Random(7)
+    lines = text.split("\n")
+    for _ in range(12):
+        cut = list(lines)
+        a, b = rnd.randrange(len(cut)), rnd.randrange(len(cut))
+        cut[a], cut[b] = cut[b], cut[a]  # two lines swapped: usually still parses, then fails to check
+        del cut[rnd.randrange(len(cut))]
+        (tmp_path / "covert.rules").write_text("\n".join(cut), encoding="utf-8")
+        checked = check_path(tmp_path / "covert.rules")
+        for d in checked.diagnostics:
+            assert d.span.line >= 1, d
+
+
+def test_check_command_survives_a_file_that_is_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "latin1.rules"
+    bad.write_bytes('ruleset "Café" { version "1" turn "turn" }\n'.encode("latin-1"))
+    assert main(["check", str(bad)]) == 1
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err
+    assert "latin1.rules" in captured.out + captured.err
+
+
+def test_check_command_survives_a_template_that_is_not_utf8(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "t.rules").write_text(BASE, encoding="utf-8")
+    (tmp_path / "t.report.j2").write_bytes("Café {{ cash }}\n".encode("latin-1"))
+    assert main(["check", str(tmp_path / "t.rules")]) == 1
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.out + captured.err
+    assert "t.report.j2" in captured.out + captured.err
+
+
+def test_check_command_survives_binary_garbage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "garbage.rules"
+    bad.write_text("".join(chr(i) for i in range(1, 700)), encoding="utf-8")
+    assert main(["check", str(bad)]) == 1
+    captured = capsys.readouterr()
+    assert "garbage.rules" in captured.out + captured.err
