@@ -314,18 +314,14 @@ class Emitter:
     def things(self) -> None:
         w = self.w
         for t in self.p.things:
-            w.line()
-            w.line()
+            w.section()
             w.mark(t.line)
             w.line(f"class {t.name}(Thing):")
             with w.indent():
                 slots = ", ".join(repr(names.attr(f.name)) for f in t.fields)
                 w.line(f"__slots__ = ({slots}{',' if len(t.fields) == 1 else ''})")
                 w.line(f"TYPE = {t.name!r}")
-        w.line()
-        w.line()
-        if self.p.player_line:
-            w.mark(self.p.player_line)
+        w.section(self.p.player_line)
         w.line("class Player(PlayerBase):")
         with w.indent():
             slots = ", ".join(repr(names.attr(f.name)) for f in self.p.player_fields)
@@ -335,8 +331,7 @@ class Emitter:
     def tables(self) -> None:
         w = self.w
         for t in self.p.tables:
-            w.line()
-            w.line()
+            w.section()
             w.mark(t.line)
             if t.kind == "weighted":
                 w.line(f"def {names.table(t.name)}(g, rng):")
@@ -370,15 +365,13 @@ class Emitter:
     def functions(self) -> None:
         w = self.w
         for f in self.p.functions:
-            w.line()
-            w.line()
+            w.section()
             w.mark(f.line)
             w.line(f"def {names.function(f.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in f.params)]) + "):")
             with w.indent():
                 w.line(f"return {self.ex(f.body)}", f.body.line)
         for pr in self.p.procedures:
-            w.line()
-            w.line()
+            w.section()
             w.mark(pr.line)
             w.line(f"def {names.procedure(pr.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in pr.params)])
                    + "):")
@@ -397,8 +390,7 @@ class Emitter:
             for part, checks in (("valid", o.valids), ("require", o.requires)):
                 if not checks:
                     continue
-                w.line()
-                w.line()
+                w.section()
                 w.mark(o.line)
                 w.line(f"def {names.order(o.name, part)}(g, me, o):")
                 with w.indent():
@@ -409,16 +401,14 @@ class Emitter:
                             w.line(f"return {self.ex(c.message)}")
                     w.line("return None")
             if o.cost is not None:
-                w.line()
-                w.line()
+                w.section()
                 w.mark(o.cost.line)
                 w.line(f"def {names.order(o.name, 'cost')}(g, me, o):")
                 with w.indent():
                     self._unpack(o)
                     w.line(f"return {self.ex(o.cost)}", o.cost.line)
             if o.effect:
-                w.line()
-                w.line()
+                w.section()
                 w.mark(o.line)
                 w.line(f"def {names.order(o.name, 'effect')}(g, me, o):")
                 with w.indent():
@@ -428,15 +418,13 @@ class Emitter:
     def phases(self) -> None:
         w = self.w
         for ph in self.p.phases:
-            w.line()
-            w.line()
+            w.section()
             w.mark(ph.line)
             w.line(f"def {names.phase(ph.name)}(g):")
             with w.indent():
                 self.stmts(ph.body)
             if ph.when is not None:
-                w.line()
-                w.line()
+                w.section()
                 w.line(f"def {names.phase(ph.name)}_when(g):", ph.when.line)
                 with w.indent():
                     w.line(f"return {self.ex(ph.when)}", ph.when.line)
@@ -444,10 +432,7 @@ class Emitter:
     def report_and_victory(self) -> None:
         w = self.w
         rep = self.p.report
-        w.line()
-        w.line()
-        if rep is not None:
-            w.mark(rep.line)
+        w.section(rep.line if rep is not None else None)
         w.line("def report_data(g, me):")
         with w.indent():
             w.line("out = {}")
@@ -455,15 +440,13 @@ class Emitter:
                 w.line(f"out[{name!r}] = {self.ex(e)}", e.line)
             w.line("return out")
         for v in self.p.victories:
-            w.line()
-            w.line()
+            w.section()
             w.mark(v.line)
             w.line(f"def {names.victory(v.name, 'when')}(g, {names.local(v.var)}):")
             with w.indent():
                 w.line(f"return {self.ex(v.when)}", v.when.line)
             if v.warn is not None:
-                w.line()
-                w.line()
+                w.section()
                 w.mark(v.warn.line)
                 w.line(f"def {names.victory(v.name, 'warn')}(g, {names.local(v.var)}):")
                 with w.indent():
@@ -485,8 +468,7 @@ class Emitter:
         for name in ("ThingSpec", "ParamSpec", "ArgSpec", "OrderSpec", "PolicySpec", "PhaseSpec", "VictorySpec",
                      "FieldSpec"):
             self.used.add(name)
-        w.line()
-        w.line()
+        w.section()
         w.line("def _ruleset(line_map):")
         with w.indent():
             w.line("return RulesetSpec(")

@@ -22,6 +22,13 @@ class Writer:
             self._last_src = src
         self.lines.append(("    " * self.level + text) if text else "")
 
+    def section(self, src: int | None = None) -> None:
+        """Two blank lines before a top-level block, and its `.rules` marker when it has one."""
+        self.line()
+        self.line()
+        if src:
+            self.mark(src)
+
     def mark(self, src: int) -> None:
         """A comment naming the `.rules` line of the block that follows."""
         self.line(f"# {self.source_name}:{src}", src)
