@@ -1,0 +1,1 @@
+"""Game folders: starting games and processing turns on disk."""

@@ -134,7 +134,7 @@ def started(tmp_path_factory: pytest.TempPathFactory) -> Path:
     scenario = base / "scenario.yaml"
     scenario.write_text(PLAYERS, encoding="utf-8")
     folder = GameFolder.create(COVERT, base / "game", scenario, 3)
-    folder.load_game()  # compiles once into the game's own cache, so copies need not
+    folder.load_game()  # compiles once into the shared cache, so the copies load it from there
     return folder.root
 
 
