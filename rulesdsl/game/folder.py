@@ -13,6 +13,7 @@ or not at all.
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
@@ -58,7 +59,15 @@ def validate(data: Any, schema: dict[str, Any], what: str) -> None:
     errors = sorted(cls(schema).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
         err = errors[0]
-        raise GameError(f"{what}: {json_path(err.absolute_path)}: {err.message}")
+        parts = list(err.absolute_path)
+        message = err.message
+        if "propertyNames" in err.schema_path:
+            # An unknown key: name it in the path, and suggest the key that was probably meant.
+            parts.append(err.instance)
+            known = err.schema.get("enum", []) if isinstance(err.schema, dict) else []
+            close = difflib.get_close_matches(str(err.instance).upper(), [str(k) for k in known], n=1)
+            message = f"no such key{f'; did you mean {close[0]}?' if close else ''}"
+        raise GameError(f"{what}: {json_path(parts)}: {message}")
 
 
 def read_yaml(path: Path, what: str) -> Any:
@@ -111,6 +120,8 @@ class GameFolder:
         return max(turns)
 
     def rules_path(self) -> Path:
+        if not (self.root / "game.yaml").is_file():
+            raise GameError(f"{self.root}: not a game folder (it has no game.yaml); start one with `rulesdsl new`")
         meta = read_yaml(self.root / "game.yaml", "game.yaml")
         if not isinstance(meta, dict) or "rules" not in meta:
             raise GameError("game.yaml: $.rules: the game's ruleset is not named")

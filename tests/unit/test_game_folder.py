@@ -233,3 +233,17 @@ def test_the_same_game_twice_gives_identical_files(tmp_path: Path) -> None:
         if path.is_file():
             assert str(tmp_path) not in path.read_text(encoding="utf-8", errors="replace"), path
 
+
+
+def test_an_unknown_key_is_named_in_the_path_with_a_suggestion(tmp_path: Path) -> None:
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text('players:\n  - {name: "X", account: "1", code: "A"}\nCountry:\n  MEK: {troops: 3}\n',
+                        encoding="utf-8")
+    with pytest.raises(GameError, match=r"scenario.yaml: \$\.Country\.MEK: no such key; did you mean MEX\?"):
+        GameFolder.create(COVERT, tmp_path / "game", scenario, None)
+    assert not (tmp_path / "game").exists()
+
+
+def test_a_folder_that_is_not_a_game_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(GameError, match="not a game folder"):
+        GameFolder(tmp_path / "nothing").process_turn([])
