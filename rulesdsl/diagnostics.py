@@ -55,10 +55,6 @@ class DiagnosticBag:
                 notes: Iterable[str] = ()) -> None:
         self.items.append(Diagnostic(span, code, message, "warning", tuple(notes), help))
 
-    @property
-    def has_errors(self) -> bool:
-        return any(d.severity == "error" for d in self.items)
-
     def sorted(self) -> list[Diagnostic]:
         unique = {(d.sort_key(), d.message): d for d in self.items}
         return sorted(unique.values(), key=lambda d: (d.sort_key(), d.message))

@@ -724,10 +724,3 @@ def parse(source: Source) -> tuple[n.Module | None, list[Diagnostic]]:
         return None, [_syntax_error(source, err)]
     module = _Builder(source, errors).transform(tree)
     return module, errors
-
-
-def parse_expr(source: Source) -> n.Expr:
-    """Parses a lone expression (used by tests and by scenario files)."""
-    tree = _lark().parse(source.text, start="expr")
-    result: n.Expr = _Builder(source, []).transform(tree)
-    return result

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -20,10 +19,6 @@ class Source:
             if ch == "\n":
                 starts.append(i + 1)
         object.__setattr__(self, "_line_starts", starts)
-
-    @classmethod
-    def from_path(cls, path: Path, display: str | None = None) -> Source:
-        return cls(display or path.name, path.read_text(encoding="utf-8"))
 
     def line_text(self, line: int) -> str:
         """The text of 1-based line `line`, without its newline."""
@@ -63,10 +58,3 @@ class Span:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
-
-    def shifted(self, line_delta: int, col_delta: int) -> Span:
-        return Span(self.file, self.line + line_delta, self.col + col_delta,
-                    self.end_line + line_delta, self.end_col + col_delta)
-
-
-NO_SPAN = Span("<builtin>", 0, 0, 0, 0)

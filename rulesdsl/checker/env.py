@@ -72,9 +72,6 @@ class Env:
     order_args: dict[str, dict[str, T.Ty]] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)  # params, tables, functions referred to
 
-    def global_names(self) -> list[str]:
-        return [*self.things, *self.params, *self.tables, *self.functions, *self.procedures, "Player"]
-
     def resolve_type(self, ref: n.TypeRef) -> T.Ty:
         if isinstance(ref, n.NamedType):
             if ref.name in T.BASE_TYPES:

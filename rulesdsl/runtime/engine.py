@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulesdsl.runtime.core import OrderFailed, OrderRec, PlayerBase, RulesError, TableMiss, Thing, fmt
+from rulesdsl.runtime.core import OrderFailed, OrderRec, PlayerBase, RulesError, TableMiss, Thing
 from rulesdsl.runtime.orders import OrderReader, header_patterns
 from rulesdsl.runtime.spec import OrderSpec, RulesetSpec
 
@@ -385,12 +385,3 @@ class Game:
 
 def _ident(value: Any) -> Any:
     return value._key if isinstance(value, Thing) else value
-
-
-def describe_error(exc: BaseException) -> str:
-    if isinstance(exc, RulesError):
-        return str(exc)
-    return "".join(traceback.format_exception_only(type(exc), exc)).strip()
-
-
-__all__ = ["Game", "PlayerTurn", "Refusal", "describe_error", "fmt"]
