@@ -60,6 +60,7 @@ class Game:
         self.winners: list[str] = []
         self.orders = {o.name: o for o in spec.orders}
         self.reader = OrderReader(spec.orders)
+        self.header = header_patterns(spec.policy)
         # per turn
         self._news: list[str] = []
         self.turns: dict[str, PlayerTurn] = {}
@@ -189,10 +190,9 @@ class Game:
 
     def _read_submission(self, label: str, text: str) -> None:
         lines = text.splitlines()
-        patterns = header_patterns(self.spec.policy)
         slots: dict[str, str] = {}
         pos = 0
-        for form, pat in zip(self.spec.policy.header, patterns, strict=True):
+        for form, pat in zip(self.spec.policy.header, self.header, strict=True):
             while pos < len(lines) and not lines[pos].strip():
                 pos += 1
             if pos >= len(lines):
