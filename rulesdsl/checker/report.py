@@ -129,24 +129,31 @@ def _jtype(node: jn.Node, scope: dict[str, T.Ty]) -> T.Ty:
 
 # ---------------------------------------------------------------- schemas
 
-def schema_of(ty: T.Ty) -> dict[str, Any]:
-    """The JSON Schema of a report value of type `ty`, as the engine encodes it."""
+_REPORT_DECIMAL: dict[str, Any] = {"type": "string"}
+# State files keep decimals exact, as "3/20"; a GM may also write a plain number.
+_STATE_DECIMAL: dict[str, Any] = {
+    "anyOf": [{"type": "number"}, {"type": "string", "pattern": r"^-?[0-9]+(/[0-9]+|\.[0-9]+)?$"}]}
+
+
+def schema_of(ty: T.Ty, decimal: dict[str, Any] = _REPORT_DECIMAL) -> dict[str, Any]:
+    """The JSON Schema of a value of type `ty` as the engine encodes it: things by their keys, and
+    decimals as `decimal` says (report data and state files differ only there)."""
     if isinstance(ty, T.Num):
-        return {"type": "string"} if ty.decimal else {"type": "integer"}
+        return dict(decimal) if ty.decimal else {"type": "integer"}
     if ty == T.BOOL:
         return {"type": "boolean"}
-    if ty in (T.TEXT,) or isinstance(ty, T.ThingT):
+    if ty == T.TEXT or isinstance(ty, T.ThingT):
         return {"type": "string"}
     if ty == T.NONE:
         return {"type": "null"}
     if isinstance(ty, T.OptT):
-        return {"anyOf": [schema_of(ty.inner), {"type": "null"}]}
+        return {"anyOf": [schema_of(ty.inner, decimal), {"type": "null"}]}
     if isinstance(ty, (T.ListT, T.SetT)):
-        return {"type": "array", "items": schema_of(ty.item)}
+        return {"type": "array", "items": schema_of(ty.item, decimal)}
     if isinstance(ty, T.MapT):
-        return {"type": "object", "additionalProperties": schema_of(ty.value)}
+        return {"type": "object", "additionalProperties": schema_of(ty.value, decimal)}
     if isinstance(ty, T.RecordT):
-        return {"type": "object", "properties": {k: schema_of(v) for k, v in ty.fields},
+        return {"type": "object", "properties": {k: schema_of(v, decimal) for k, v in ty.fields},
                 "required": [k for k, _ in ty.fields], "additionalProperties": False}
     return {}
 
@@ -159,29 +166,10 @@ def report_schema(rep: ir.Report | None) -> dict[str, Any]:
             "type": "object", "properties": props, "required": sorted(props), "additionalProperties": False}
 
 
-def _state_value_schema(ty: T.Ty) -> dict[str, Any]:
-    """State files hold things and players by their keys, and decimals exactly, as "3/20"."""
-    if isinstance(ty, T.Num):
-        if ty.decimal:
-            return {"anyOf": [{"type": "number"}, {"type": "string", "pattern": r"^-?[0-9]+(/[0-9]+|\.[0-9]+)?$"}]}
-        return {"type": "integer"}
-    if isinstance(ty, T.ThingT) or ty == T.TEXT:
-        return {"type": "string"}
-    if ty == T.BOOL:
-        return {"type": "boolean"}
-    if isinstance(ty, T.OptT):
-        return {"anyOf": [_state_value_schema(ty.inner), {"type": "null"}]}
-    if isinstance(ty, (T.ListT, T.SetT)):
-        return {"type": "array", "items": _state_value_schema(ty.item)}
-    if isinstance(ty, T.MapT):
-        return {"type": "object", "additionalProperties": _state_value_schema(ty.value)}
-    return {}
-
-
 def state_schema(env: Env, instances: dict[str, list[ir.Instance]]) -> dict[str, Any]:
     """The schema of the world part of a scenario or state file: players, things, parameters."""
     def fields_schema(fields: dict[str, ir.FieldDef], extra: dict[str, Any]) -> dict[str, Any]:
-        props = {k: _state_value_schema(f.ty) for k, f in fields.items()}
+        props = {k: schema_of(f.ty, _STATE_DECIMAL) for k, f in fields.items()}
         props.update(extra)
         return {"type": "object", "properties": props, "additionalProperties": False}
 
@@ -200,7 +188,7 @@ def state_schema(env: Env, instances: dict[str, list[ir.Instance]]) -> dict[str,
                         "additionalProperties": fields_schema(info.fields, {})}
     params = {}
     for pname, p in env.params.items():
-        params[pname] = _state_value_schema(p.ty)
+        params[pname] = schema_of(p.ty, _STATE_DECIMAL)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "ruleset world",

@@ -247,3 +247,31 @@ def test_an_unknown_key_is_named_in_the_path_with_a_suggestion(tmp_path: Path) -
 def test_a_folder_that_is_not_a_game_is_refused(tmp_path: Path) -> None:
     with pytest.raises(GameError, match="not a game folder"):
         GameFolder(tmp_path / "nothing").process_turn([])
+
+
+DECIMAL_RULES = '''ruleset "D" { version "1" turn "turn" }
+param rate: decimal = 0.5
+thing Pot keyed by code { level: decimal = 0 }
+data Pot(code, level) { A: 0 }
+player { score: decimal = 0 }
+phase grow {
+  for each p in Pot { p.level = p.level + rate }
+  for each q in players { q.score = q.score + 1 / 3 }
+}
+report { level = sum(p.level for p in Pot)  template "d.report.j2" }
+'''
+
+
+def test_decimals_go_through_scenario_and_state_exactly(tmp_path: Path) -> None:
+    (tmp_path / "d.rules").write_text(DECIMAL_RULES, encoding="utf-8")
+    (tmp_path / "d.report.j2").write_text("{{ level }}\n", encoding="utf-8")
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text('parameters: {rate: 0.25}\nplayers:\n  - {name: "X", account: "1", code: "A", score: "3/20"}\n'
+                        "Pot:\n  A: {level: 1.5}\n", encoding="utf-8")
+    folder = GameFolder.create(tmp_path / "d.rules", tmp_path / "game", scenario, None)
+    result = folder.process_turn([])
+    state = yaml.safe_load((result.folder / "state.yaml").read_text(encoding="utf-8"))
+    assert state["Pot"]["A"]["level"] == "7/4"
+    assert state["players"][0]["score"] == "29/60"  # 3/20 + 1/3, exactly
+    assert (result.folder / "reports" / "1-x.txt").read_text(encoding="utf-8") == "1.75\n"
+    assert folder.load_game().turn == 1  # the state file with decimals reads back
