@@ -396,7 +396,8 @@ class Emitter:
                 with w.indent():
                     self._unpack(o)
                     for c in checks:
-                        w.line(f"if not {self.ex(c.cond)}:", c.line)
+                        # `not` binds tighter than `and`, `or` and `if ... else`: those need parentheses.
+                        w.line(f"if not {self.sub(c.cond, _PREC['not'], False)}:", c.line)
                         with w.indent():
                             w.line(f"return {self.ex(c.message)}")
                     w.line("return None")

@@ -185,3 +185,23 @@ def test_a_small_ruleset_generates_and_runs(tmp_path: Path) -> None:
     assert isinstance(spec, RulesetSpec)
     assert [o.name for o in spec.orders] == ["put"] and spec.policy.pay_field == "cash"
     assert re.search(r"^# t\.rules:20$", text, flags=re.M), "the order `put` (line 20) is marked"
+
+
+def test_an_and_or_condition_keeps_its_meaning_under_not(tmp_path: Path) -> None:
+    # `valid C` is emitted as "refuse if not C": an `or` inside must stay whole.
+    rules = BASE.replace("  cost money(n)\n", '  valid n == 1 or n > 5 else "one, or more than five"\n'
+                                              "  cost money(n)\n", 1)
+    text = compile_path(write_ruleset(tmp_path, rules))
+    assert "if not (v_n == 1 or v_n > 5):" in text
+    namespace: dict[str, object] = {}
+    exec(compile(text, "t_generated.py", "exec"), namespace)
+    spec = namespace["RULESET"]
+    assert isinstance(spec, RulesetSpec)
+    valid = spec.orders[0].valid
+    assert valid is not None
+
+    class Order:
+        def __init__(self, n: int) -> None:
+            self.args = {"box": None, "n": n}
+
+    assert [valid(None, None, Order(k)) for k in (1, 3, 7)] == [None, "one, or more than five", None]
