@@ -42,7 +42,7 @@ class ParamRef(Expr):
 
 @dataclass(frozen=True)
 class Special(Expr):
-    """`me`, `turn`, `players` (active), `all_players`, `game`."""
+    """`me`, `turn`, `players` (active), `all_players`, `game_over`, `world`."""
 
     name: str
 
@@ -361,6 +361,8 @@ class Program:
     params: list[Param] = field(default_factory=list)
     things: list[Thing] = field(default_factory=list)
     player_fields: list[FieldDef] = field(default_factory=list)
+    world_fields: list[FieldDef] = field(default_factory=list)
+    world_line: int | None = None  # the `world { ... }` block; None when the ruleset has none
     instances: dict[str, list[Instance]] = field(default_factory=dict)
     tables: list[Table] = field(default_factory=list)
     functions: list[Function] = field(default_factory=list)

@@ -264,6 +264,13 @@ class PlayerDecl(Decl):
 
 
 @dataclass(frozen=True)
+class WorldDecl(Decl):
+    """`world { ... }`: the fields the game as a whole has, beside those of players and things."""
+
+    fields: tuple[FieldDecl, ...]
+
+
+@dataclass(frozen=True)
 class DataRow:
     span: Span
     key: str

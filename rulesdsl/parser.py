@@ -160,6 +160,13 @@ class _Builder(Transformer[Any, Any]):
         return n.PlayerDecl(self.span(meta), "Player", tuple(fields))
 
     @v_args(meta=True, inline=True)
+    def world_decl(self, meta: Any, name: Token, *fields: n.FieldDecl) -> n.WorldDecl:
+        if str(name) != "world":
+            self.errors.append(Diagnostic(self.tspan(name), "E0103", f"unexpected `{name}`: {_DECL_START}",
+                                          help=f"expected {_DECL_KEYWORDS}"))
+        return n.WorldDecl(self.span(meta), "world", tuple(fields))
+
+    @v_args(meta=True, inline=True)
     def field_decl(self, meta: Any, name: Token, ty: n.TypeRef, default: n.Expr | None,
                    reset: Any) -> n.FieldDecl:
         return n.FieldDecl(self.span(meta), str(name), ty, default, reset is not None)
@@ -616,6 +623,10 @@ _WORDS = {
     "COLON": "`:`", "COMMA": "`,`", "DOT": "`.`", "EQUAL": "`=`", "QMARK": "`?`",
 }
 
+_DECL_START = "a declaration starts with a keyword such as `thing`, `player`, `world`, `order` or `phase`"
+_DECL_KEYWORDS = ("`data`, `define`, `discard`, `links`, `order`, `orders`, `param`, `personal`, `phase`, `player`, "
+                  "`procedure`, `report`, `ruleset`, `secret`, `stop`, `table`, `thing`, `victory`, `world`")
+
 # Labelled examples of common mistakes (Lark's match_examples): the message says what to write.
 _EXAMPLES: dict[str, list[str]] = {
     "a table row is written `key: value`, like `3: 6`": [
@@ -657,6 +668,27 @@ def _example_states() -> dict[int, str]:
             except UnexpectedInput:
                 continue
     return states
+
+
+@cache
+def _decl_name_state() -> int:
+    """The parser state after a name where a declaration starts: only `world {` goes on from there."""
+    try:
+        _lark().parse("misspelt keyword", start="start")
+    except UnexpectedToken as e:
+        return int(e.state.position)
+    raise AssertionError("a name alone parsed as a declaration")
+
+
+def _misspelt_keyword(err: UnexpectedToken) -> Token | None:
+    """A declaration whose first word is not a keyword: the grammar reads it as a `world` block and fails
+    on the next word, but the mistake is the first one."""
+    state = getattr(err, "state", None)
+    if state is None or state.position != _decl_name_state() or err.interactive_parser is None:
+        return None
+    word = err.interactive_parser.parser_state.value_stack[-1]
+    # After `world` itself the mistake is what follows it, and the usual message says so.
+    return word if isinstance(word, Token) and word.type == "NAME" and str(word) != "world" else None
 
 
 def _example_label(err: UnexpectedToken) -> str | None:
@@ -703,6 +735,11 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
                           f"unexpected character `{ch}`",
                           help="text goes in double quotes; comments start with `#`")
     assert isinstance(err, UnexpectedToken)
+    word = _misspelt_keyword(err)
+    if word is not None:
+        span = Span(source.name, word.line or line, word.column or col, word.end_line or line,
+                    word.end_column or col + len(word))
+        return Diagnostic(span, "E0103", f"unexpected `{word}`: {_DECL_START}", help=f"expected {_DECL_KEYWORDS}")
     tok = err.token
     width = max(1, len(str(tok)))
     span = Span(source.name, line, col, line, col + width)

@@ -47,6 +47,14 @@ class ThingT(Ty):
 
 
 @dataclass(frozen=True)
+class WorldT(Ty):
+    """The game-wide state of `world { ... }`; there is one, read and changed through its fields."""
+
+    def show(self) -> str:
+        return "world"
+
+
+@dataclass(frozen=True)
 class OptT(Ty):
     inner: Ty
 
@@ -113,6 +121,7 @@ TEXT = Simple("text")
 NONE = Simple("none")
 ANY = Simple("any")  # after an error: accepted everywhere so one mistake is reported once
 PLAYER = ThingT("Player")
+WORLD = WorldT()
 
 BASE_TYPES: dict[str, Ty] = {"int": INT, "money": MONEY, "decimal": DECIMAL, "bool": BOOL, "text": TEXT}
 

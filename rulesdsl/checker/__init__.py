@@ -42,6 +42,8 @@ def check(module: n.Module, source_hash: str, load_template: TemplateLoader) -> 
     program.params = list(env.params.values())
     program.things = [ir.Thing(t.name, t.key, tuple(t.fields.values()), t.decl_span.line) for t in env.things.values()]
     program.player_fields = list(env.player_fields.values())
+    program.world_fields = list(env.world_fields.values())
+    program.world_line = env.world_line
     program.player_line = next((d.span.line for d in module.decls if isinstance(d, n.PlayerDecl)), 0)
     program.report_schema = report.report_schema(program.report)
     program.state_schema = report.state_schema(env, program.instances)

@@ -144,6 +144,12 @@ def fields(env: Env, module: n.Module, checker: ExprChecker) -> None:
     for extra in players[1:]:
         env.diags.error(extra.span, "E0203", "only one `player` block per file",
                         help="put every player field in one block")
+    worlds = [d for d in module.decls if isinstance(d, n.WorldDecl)]
+    for again in worlds[1:]:
+        env.diags.error(again.span, "E0203", "only one `world` block per file",
+                        help="put every field of the world in one block")
+    if worlds:
+        env.world_line = worlds[0].span.line
     # Types first, then defaults: a default may name keys of any thing.
     for d in module.decls:
         if isinstance(d, n.ThingDecl) and d.name in env.things:
@@ -162,6 +168,10 @@ def fields(env: Env, module: n.Module, checker: ExprChecker) -> None:
             target = env.player_fields
             spans = {}
             builtin = set(PLAYER_BUILTINS)
+        elif isinstance(d, n.WorldDecl) and d is worlds[0]:
+            target = env.world_fields
+            spans = {}
+            builtin = set()
         else:
             continue
         for f in d.fields:

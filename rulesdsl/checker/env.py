@@ -19,7 +19,7 @@ PLAYER_BUILTINS: dict[str, T.Ty] = {
 # Builtin player fields an effect may change: the personal orders need them.
 PLAYER_WRITABLE = {"code", "email", "active"}
 
-RESERVED = {"me", "turn", "players", "all_players", "true", "false", "none", "game", "game_over"}
+RESERVED = {"me", "turn", "players", "all_players", "true", "false", "none", "game", "game_over", "world"}
 
 
 def suggest(name: str, candidates: Iterable[str]) -> str | None:
@@ -62,6 +62,8 @@ class Env:
     diags: DiagnosticBag
     things: dict[str, ThingInfo] = field(default_factory=dict)
     player_fields: dict[str, ir.FieldDef] = field(default_factory=dict)
+    world_fields: dict[str, ir.FieldDef] = field(default_factory=dict)
+    world_line: int | None = None  # the `world { ... }` block, if the ruleset has one
     params: dict[str, ir.Param] = field(default_factory=dict)
     param_spans: dict[str, Span] = field(default_factory=dict)
     tables: dict[str, n.TableDecl] = field(default_factory=dict)
@@ -100,6 +102,14 @@ class Env:
         if thing == "Player":
             return self.player_fields
         return self.things[thing].fields if thing in self.things else {}
+
+    def declared_fields(self, ty: T.Ty) -> dict[str, ir.FieldDef]:
+        """The declared fields of a value that has them: a player, a thing, or the world."""
+        if isinstance(ty, T.WorldT):
+            return self.world_fields
+        if isinstance(ty, T.ThingT):
+            return self.fields_of(ty.name)
+        return {}
 
 
 @dataclass

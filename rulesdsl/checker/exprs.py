@@ -192,6 +192,11 @@ class ExprChecker:
             return ir.Special(T.INT, line, "turn")
         if node.name == "game_over":
             return ir.Special(T.BOOL, line, "game_over")
+        if node.name == "world":
+            example = next(iter(env.world_fields), "round")
+            self.err(node.span, "E0337", "`world` is read and changed through its fields",
+                     help=f"write `world.{example}`")
+            return ir.Const(T.ANY, line, None)
         if node.name in ("players", "all_players"):
             return ir.Special(T.ListT(T.PLAYER), line, node.name)
         if node.name in env.params:
@@ -217,6 +222,8 @@ class ExprChecker:
 
     def attr(self, node: n.Attr, scope: Scope, ctx: Context) -> ir.Expr:
         line = node.span.line
+        if isinstance(node.obj, n.Name) and node.obj.name == "world" and scope.lookup("world") is None:
+            return self.world_field(node, scope)
         obj = self.expr(node.obj, scope, ctx)
         path = _path(node)
         narrowed = scope.narrowed(path) if path else None
@@ -258,6 +265,22 @@ class ExprChecker:
         self.err(node.name_span, "E0311", f"{base.show()} has no fields")
         return ir.Field(T.ANY, line, obj, node.name)
 
+    def world_field(self, node: n.Attr, scope: Scope) -> ir.Expr:
+        line = node.span.line
+        obj = ir.Special(T.WORLD, line, "world")
+        fd = self.env.world_fields.get(node.name)
+        if fd is None:
+            if self.env.world_line is None:
+                hint = f"declare it: `world {{ {node.name}: TYPE }}`"
+            else:
+                hint = (suggest(node.name, self.env.world_fields)
+                        or f"declare it in the `world` block at line {self.env.world_line}")
+            self.err(node.name_span, "E0311", f"the world has no field `{node.name}`", hint)
+            return ir.Field(T.ANY, line, obj, node.name)
+        path = _path(node)
+        narrowed = scope.narrowed(path) if path else None
+        return ir.Field(narrowed or fd.ty, line, obj, node.name)
+
     def index(self, node: n.Index, scope: Scope, ctx: Context) -> ir.Expr:
         line = node.span.line
         if isinstance(node.obj, n.Name) and node.obj.name in self.env.tables and scope.lookup(node.obj.name) is None:
@@ -269,8 +292,8 @@ class ExprChecker:
         if isinstance(obj.ty, T.MapT):
             self.expect(idx, obj.ty.key, node.index.span, "the key")
             default = None
-            if isinstance(obj, ir.Field) and isinstance(obj.obj.ty, T.ThingT):
-                fd = self.env.fields_of(obj.obj.ty.name).get(obj.name)
+            if isinstance(obj, ir.Field):
+                fd = self.env.declared_fields(obj.obj.ty).get(obj.name)
                 default = fd.default if fd else None
             return ir.MapGet(obj.ty.value, line, obj, idx, default or _default_for(obj.ty.value, line))
         if isinstance(obj.ty, T.ListT):
@@ -497,7 +520,7 @@ class ExprChecker:
     def stmt(self, node: n.Stmt, scope: Scope, ctx: Context) -> ir.Stmt | None:
         line = node.span.line
         if isinstance(node, n.Let):
-            if node.name in self.env.params or node.name in self.env.things:
+            if node.name in self.env.params or node.name in self.env.things or node.name == "world":
                 self.err(node.span, "E0330", f"`{node.name}` is already a global name; choose another")
             value = self.expr(node.value, scope, ctx)
             if value.ty == T.NONE:
@@ -611,6 +634,9 @@ class ExprChecker:
             return ir.Local(ty, node.span.line, node.name)
         if isinstance(node, n.Attr):
             e = self.attr(node, scope, ctx)
+            if isinstance(e, ir.Field) and isinstance(e.obj.ty, T.WorldT):
+                fd = self.env.world_fields.get(node.name)
+                return ir.Field(fd.ty, e.line, e.obj, e.name) if fd is not None else e
             if isinstance(e, ir.Field) and isinstance(e.obj.ty, T.ThingT):
                 thing = e.obj.ty.name
                 key = self.env.things[thing].key if thing in self.env.things else None

@@ -189,6 +189,8 @@ def state_schema(env: Env, instances: dict[str, list[ir.Instance]]) -> dict[str,
     params = {}
     for pname, p in env.params.items():
         params[pname] = schema_of(p.ty, _STATE_DECIMAL)
+    # A section only for a ruleset with a `world` block: elsewhere `world:` is an unknown section.
+    world = {"world": fields_schema(env.world_fields, {})} if env.world_line is not None else {}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "ruleset world",
@@ -196,6 +198,7 @@ def state_schema(env: Env, instances: dict[str, list[ir.Instance]]) -> dict[str,
         "properties": {
             "players": {"type": "array", "items": player},
             "parameters": {"type": "object", "properties": params, "additionalProperties": False},
+            **world,
             **things,
         },
     }

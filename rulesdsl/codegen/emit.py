@@ -74,7 +74,7 @@ class Emitter:
             return f"g.params[{e.name!r}]"
         if isinstance(e, ir.Special):
             return {"me": "me", "turn": "g.turn", "players": "g.players()", "all_players": "g.all_players",
-                    "game_over": "g.game_over"}[e.name]
+                    "game_over": "g.game_over", "world": "g.world"}[e.name]
         if isinstance(e, ir.AllOf):
             return f"g.all[{e.thing!r}]"
         if isinstance(e, ir.Field):
@@ -327,6 +327,12 @@ class Emitter:
             slots = ", ".join(repr(names.attr(f.name)) for f in self.p.player_fields)
             w.line(f"__slots__ = ({slots}{',' if len(self.p.player_fields) == 1 else ''})")
             w.line("TYPE = 'Player'")
+        if self.p.world_line is not None:
+            w.section(self.p.world_line)
+            w.line(f"class World({self.rt('WorldBase')}):")
+            with w.indent():
+                slots = ", ".join(repr(names.attr(f.name)) for f in self.p.world_fields)
+                w.line(f"__slots__ = ({slots}{',' if len(self.p.world_fields) == 1 else ''})")
 
     def tables(self) -> None:
         w = self.w
@@ -526,6 +532,14 @@ class Emitter:
                         w.line(f"VictorySpec({v.name!r}, {names.victory(v.name, 'when')}, {v.held_for}, {warn}, "
                                f"{v.line}),")
                 w.line("),")
+                if p.world_line is not None:
+                    # Only a ruleset with a `world` block names one, so older modules read the same.
+                    w.line("world_cls=World,")
+                    w.line("world_fields=(")
+                    with w.indent():
+                        for f in p.world_fields:
+                            w.line(self.field_spec(f) + ",")
+                    w.line("),")
                 w.line("report=report_data,")
                 rep = p.report
                 w.line(f"template={(rep.template if rep else '')!r},")

@@ -54,7 +54,9 @@ def json_path(parts: Any) -> str:
     return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
 
 
-def validate(data: Any, schema: dict[str, Any], what: str) -> None:
+def validate(data: Any, schema: dict[str, Any], what: str, fields: bool = False) -> None:
+    """Refuses `data` with the JSON path of its first fault. With `fields`, the schema is the ruleset's
+    own (fields of players, things, the world; parameters), and an unknown name is named in the path."""
     cls = jsonschema.validators.validator_for(schema)
     errors = sorted(cls(schema).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
@@ -67,6 +69,14 @@ def validate(data: Any, schema: dict[str, Any], what: str) -> None:
             known = err.schema.get("enum", []) if isinstance(err.schema, dict) else []
             close = difflib.get_close_matches(str(err.instance).upper(), [str(k) for k in known], n=1)
             message = f"no such key{f'; did you mean {close[0]}?' if close else ''}"
+        elif fields and err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            known = sorted(err.schema.get("properties", {}))
+            unknown = sorted(str(k) for k in err.instance if k not in known)
+            if unknown:
+                what_name = "parameter" if parts == ["parameters"] else "field"
+                close = difflib.get_close_matches(unknown[0], known, n=1)
+                parts.append(unknown[0])
+                message = f"no such {what_name}{f'; did you mean {close[0]}?' if close else ''}"
         raise GameError(f"{what}: {json_path(parts)}: {message}")
 
 
@@ -139,7 +149,8 @@ class GameFolder:
         data = read_yaml(path, str(path.relative_to(self.root)))
         what = f"turns/turn-{turn:03d}/state.yaml"
         validate(data, _schema("state.schema.json"), what)
-        validate({k: v for k, v in data.items() if k in spec.state_schema["properties"]}, spec.state_schema, what)
+        validate({k: v for k, v in data.items() if k in spec.state_schema["properties"]}, spec.state_schema, what,
+                 fields=True)
         if data["ruleset"]["title"] != spec.title:
             raise GameError(f"{what}: $.ruleset.title: this state is of \"{data['ruleset']['title']}\", "
                             f"not \"{spec.title}\"")
@@ -188,7 +199,7 @@ class GameFolder:
             if unknown:
                 raise GameError(f"{scenario.name if scenario else 'scenario'}: $.{unknown[0]}: "
                                 f"\"{spec.title}\" has no such section")
-            validate(world, spec.state_schema, scenario.name if scenario else "scenario")
+            validate(world, spec.state_schema, scenario.name if scenario else "scenario", fields=True)
             try:
                 game = new_game(spec, data)
             except StateError as e:

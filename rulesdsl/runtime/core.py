@@ -39,6 +39,16 @@ class PlayerBase(Thing):
         self.active = True
 
 
+class WorldBase:
+    """Base of the generated World class: the fields of `world { ... }`, one object per game."""
+
+    __slots__ = ()
+    TYPE = "World"
+
+    def __repr__(self) -> str:
+        return "<World>"
+
+
 class OrderFailed(Exception):
     """Raised by `fail "..."` in an order's effect: the order fails with that reason."""
 

@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulesdsl.runtime.core import OrderFailed, OrderRec, PlayerBase, RulesError, TableMiss, Thing
+from rulesdsl.runtime.core import OrderFailed, OrderRec, PlayerBase, RulesError, TableMiss, Thing, WorldBase
 from rulesdsl.runtime.orders import OrderReader, header_patterns
 from rulesdsl.runtime.spec import OrderSpec, RulesetSpec
 
@@ -51,6 +51,7 @@ class Game:
         self.meta: dict[str, Any] = {}
         self.params: dict[str, Any] = {p.name: p.default for p in spec.params}
         self.all_players: list[PlayerBase] = []
+        self.world: WorldBase = (spec.world_cls or WorldBase)()
         self.all: dict[str, list[Thing]] = {}
         self.index: dict[str, dict[str, Thing]] = {}
         self.lookup: dict[str, dict[str, Thing]] = {}  # keys in capitals: players write them in any case
@@ -187,6 +188,9 @@ class Game:
         for p in self.all_players if presets else ():
             for f in presets:
                 setattr(p, f.attr, {} if f.type[0] == "map" else f.default(self))
+        for f in self.spec.world_fields:
+            if f.reset_each_turn:
+                setattr(self.world, f.attr, {} if f.type[0] == "map" else f.default(self))
 
     def _read_submission(self, label: str, text: str) -> None:
         lines = text.splitlines()

@@ -113,3 +113,5 @@ class RulesetSpec:
     report_schema: dict[str, Any]
     state_schema: dict[str, Any]
     line_map: tuple[tuple[int, int], ...] = field(default=())  # (first generated line, .rules line)
+    world_cls: type | None = None  # None: the ruleset has no `world { ... }` block
+    world_fields: tuple[FieldSpec, ...] = ()

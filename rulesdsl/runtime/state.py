@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from fractions import Fraction
 from typing import Any
 
@@ -100,7 +101,8 @@ def _set_fields(g: Game, obj: Any, fields: tuple[FieldSpec, ...], values: dict[s
             continue
         f = by_name.get(name)
         if f is None:
-            raise StateError(f"{path}.{name}", "no such field")
+            close = difflib.get_close_matches(str(name), sorted(by_name), n=1)
+            raise StateError(f"{path}.{name}", f"no such field{f'; did you mean {close[0]}?' if close else ''}")
         value = decode(g, raw, f.type, f"{path}.{name}")
         if f.type[0] == "map":
             value = {k: v for k, v in value.items() if v != f.default(g)}
@@ -147,7 +149,21 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
         _set_player(g, p, raw, f"$.players[{i}]")
         if spec.policy.budget_field and spec.policy.budget_field not in raw:
             setattr(p, spec.policy.budget_field, spec.policy.budget_start)
+    # Last, so that the world's defaults may read the players and things.
+    _init_fields(g, g.world, spec.world_fields)
+    _set_world(g, scenario)
     return g
+
+
+def _set_world(g: Game, data: dict[str, Any]) -> None:
+    values = data.get("world")
+    if values is None:
+        return
+    if not isinstance(values, dict):
+        raise StateError("$.world", "expected a mapping of fields to values")
+    if values and g.spec.world_cls is None:
+        raise StateError("$.world", f"\"{g.spec.title}\" has no `world` fields")
+    _set_fields(g, g.world, g.spec.world_fields, values, "$.world")
 
 
 def _set_player(g: Game, p: PlayerBase, raw: dict[str, Any], path: str) -> None:
@@ -176,6 +192,8 @@ def dump(g: Game) -> dict[str, Any]:
         for f in spec.player_fields:
             row[f.name] = _enc_field(g, p, f)
         out["players"].append(row)
+    if spec.world_cls is not None:
+        out["world"] = {f.name: _enc_field(g, g.world, f) for f in spec.world_fields}
     for tspec in spec.things:
         out[tspec.name] = {obj._key: {f.name: _enc_field(g, obj, f) for f in tspec.fields}
                            for obj in g.all[tspec.name]}
@@ -212,6 +230,8 @@ def load(spec: RulesetSpec, data: dict[str, Any], module_file: str = "") -> Game
     for i, (p, raw) in enumerate(zip(g.all_players, data.get("players", []), strict=True)):
         _init_fields(g, p, spec.player_fields)
         _set_player(g, p, raw, f"$.players[{i}]")
+    _init_fields(g, g.world, spec.world_fields)
+    _set_world(g, data)
     eng = data.get("engine", {})
     g.on_file = {k: list(v) for k, v in eng.get("on_file", {}).items()}
     g.streaks.update({k: dict(v) for k, v in eng.get("streaks", {}).items()})

@@ -164,7 +164,7 @@ _DELETE = object()
     (["players", 2, "superspy"], "XXX", "$.players[2].superspy"),
     (["Country", "ARG", "troops"], "many", "$.Country.ARG.troops"),
     (["Country", "ARG", "influence"], {"77": 3}, "$.Country.ARG.influence.77"),
-    (["Country", "ARG", "bogus"], 3, "$.Country.ARG"),
+    (["Country", "ARG", "bogus"], 3, "$.Country.ARG.bogus"),
     (["parameters", "starting_cash"], "x", "$.parameters.starting_cash"),
     (["engine", "on_file"], {"1": [3]}, "$.engine.on_file.1[0]"),
     (["engine", "streaks"], {"majority": {"1": "x"}}, "$.engine.streaks.majority.1"),

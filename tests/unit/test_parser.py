@@ -161,8 +161,11 @@ def test_checker_errors_inside_texts_point_into_the_text(tmp_path: Path) -> None
     ('report { template "a" template "b" }\n', "E0106", (1, 32), "one `template`"),
     ('order o "O" { cost money(1)\n cost money(2) }\n', "E0106", (2, 7), "at most one `cost`"),
     ('order o "O" { effect { }\n effect { news "x" } }\n', "E0106", (2, 11), "at most one `effect`"),
+    ('param a: int = 3\nthingg Box keyed by code { }\n', "E0103", (2, 1), "unexpected `thingg`: a declaration"),
+    ('wrold { round: int }\n', "E0103", (1, 1), "unexpected `wrold`: a declaration"),
+    ('world round { }\n', "E0103", (1, 7), "unexpected `round`"),
 ], ids=["character", "token", "order-without-syntax", "unclosed-brace", "bad-interpolation", "two-templates",
-        "two-costs", "two-effects"])
+        "two-costs", "two-effects", "misspelt-keyword", "misspelt-world", "world-without-brace"])
 def test_syntax_error_code_message_and_position(source: str, code: str, pos: tuple[int, int], words: str) -> None:
     err = parse_error(source)
     assert (err.code, at(err.span)) == (code, pos), err
