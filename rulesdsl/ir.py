@@ -55,6 +55,14 @@ class AllOf(Expr):
 
 
 @dataclass(frozen=True)
+class InstanceRef(Expr):
+    """`Card.S12`: one instance of a thing, named by its key as the ruleset writes it."""
+
+    thing: str
+    key: str
+
+
+@dataclass(frozen=True)
 class Field(Expr):
     obj: Expr
     name: str

@@ -9,7 +9,18 @@ from typing import Any
 from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
-from rulesdsl.checker.env import PLAYER_BUILTINS, RESERVED, Context, Env, FuncInfo, ProcInfo, Scope, ThingInfo, suggest
+from rulesdsl.checker.env import (
+    PLAYER_BUILTINS,
+    RESERVED,
+    Context,
+    Env,
+    FuncInfo,
+    ProcInfo,
+    Scope,
+    ThingInfo,
+    suggest,
+    suggest_key,
+)
 from rulesdsl.checker.exprs import ExprChecker
 from rulesdsl.source import Span
 
@@ -99,6 +110,15 @@ def const_value(env: Env, e: n.Expr, ty: T.Ty, what: str) -> Any:
         env.diags.error(e.span, "E0206", f"{what} should be a text in quotes")
         return ""
     if isinstance(ty, T.ThingT):
+        if isinstance(e, n.Attr) and isinstance(e.obj, n.Name) and e.obj.name == ty.name:
+            # `Card.S12` names the same instance as `S12` where a key is expected.
+            info = env.things.get(ty.name)
+            keys = info.keys if info is not None else []
+            key = next((k for k in keys if k.upper() == e.name.upper()), None)
+            if key is None:
+                env.diags.error(e.name_span, "E0207", f"no {ty.name} is keyed `{e.name}`",
+                                help=suggest_key(e.name, keys))
+            return key
         if isinstance(e, n.Name):
             info = env.things.get(ty.name)
             if info is not None and e.name not in info.keys:
@@ -181,8 +201,10 @@ def fields(env: Env, module: n.Module, checker: ExprChecker) -> None:
                 continue
             ty = env.resolve_type(f.type)
             if isinstance(ty, T.ThingT) and f.default is None:
+                keys = env.things[ty.name].keys if ty.name in env.things else []
+                start = f", or start it at one: `{f.name}: {ty.name} = {ty.name}.{keys[0]}`" if keys else ""
                 env.diags.error(f.type.span, "E0228", f"field `{f.name}` holds a {ty.name} but starts with none",
-                                help=f"make it optional: `{f.name}: {ty.name}?`")
+                                help=f"make it optional: `{f.name}: {ty.name}?`{start}")
             default = None
             if f.default is not None:
                 default = checker.expr(f.default, scope, ctx)

@@ -28,6 +28,13 @@ def suggest(name: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean `{close[0]}`?" if close else None
 
 
+def suggest_key(key: str, keys: Iterable[str]) -> str | None:
+    """A "did you mean" hint for a misspelt instance key; keys are matched without regard to case."""
+    canonical = {k.upper(): k for k in keys}
+    close = difflib.get_close_matches(key.upper(), sorted(set(canonical) - {key.upper()}), n=1, cutoff=0.6)
+    return f"did you mean `{canonical[close[0]]}`?" if close else None
+
+
 @dataclass
 class ThingInfo:
     name: str

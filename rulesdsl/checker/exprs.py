@@ -7,7 +7,7 @@ from collections.abc import Callable
 from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
-from rulesdsl.checker.env import PLAYER_BUILTINS, PLAYER_WRITABLE, Context, Env, Scope, suggest
+from rulesdsl.checker.env import PLAYER_BUILTINS, PLAYER_WRITABLE, Context, Env, Scope, suggest, suggest_key
 from rulesdsl.source import Span
 
 AGGREGATES = {"sum", "count", "max", "min", "any", "all", "best", "sorted", "list"}
@@ -222,8 +222,11 @@ class ExprChecker:
 
     def attr(self, node: n.Attr, scope: Scope, ctx: Context) -> ir.Expr:
         line = node.span.line
-        if isinstance(node.obj, n.Name) and node.obj.name == "world" and scope.lookup("world") is None:
-            return self.world_field(node, scope)
+        if isinstance(node.obj, n.Name) and scope.lookup(node.obj.name) is None:
+            if node.obj.name == "world":
+                return self.world_field(node, scope)
+            if node.obj.name in self.env.things:
+                return self.instance(node.obj.name, node)
         obj = self.expr(node.obj, scope, ctx)
         path = _path(node)
         narrowed = scope.narrowed(path) if path else None
@@ -280,6 +283,15 @@ class ExprChecker:
         path = _path(node)
         narrowed = scope.narrowed(path) if path else None
         return ir.Field(narrowed or fd.ty, line, obj, node.name)
+
+    def instance(self, thing: str, node: n.Attr) -> ir.Expr:
+        """`Card.S12`: the instance with that key; keys match without regard to case, as players write them."""
+        info = self.env.things[thing]
+        key = next((k for k in info.keys if k.upper() == node.name.upper()), None)
+        if key is None:
+            self.err(node.name_span, "E0207", f"no {thing} is keyed `{node.name}`", suggest_key(node.name, info.keys))
+            return ir.Const(T.ANY, node.span.line, None)
+        return ir.InstanceRef(T.ThingT(thing), node.span.line, thing, key)
 
     def index(self, node: n.Index, scope: Scope, ctx: Context) -> ir.Expr:
         line = node.span.line
@@ -637,6 +649,10 @@ class ExprChecker:
             if isinstance(e, ir.Field) and isinstance(e.obj.ty, T.WorldT):
                 fd = self.env.world_fields.get(node.name)
                 return ir.Field(fd.ty, e.line, e.obj, e.name) if fd is not None else e
+            if isinstance(e, ir.InstanceRef):
+                self.err(node.span, "E0335", f"`{e.thing}.{e.key}` is an instance and cannot be replaced",
+                         help=f"change one of its fields, like `{e.thing}.{e.key}.FIELD = ...`")
+                return e
             if isinstance(e, ir.Field) and isinstance(e.obj.ty, T.ThingT):
                 thing = e.obj.ty.name
                 key = self.env.things[thing].key if thing in self.env.things else None

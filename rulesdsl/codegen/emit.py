@@ -77,6 +77,8 @@ class Emitter:
                     "game_over": "g.game_over", "world": "g.world"}[e.name]
         if isinstance(e, ir.AllOf):
             return f"g.all[{e.thing!r}]"
+        if isinstance(e, ir.InstanceRef):
+            return f"g.index[{e.thing!r}][{e.key!r}]"
         if isinstance(e, ir.Field):
             return self.field(e)
         if isinstance(e, ir.MapGet):

@@ -87,6 +87,9 @@ CASES: dict[str, Case] = {
     "E0203-world-field": add("world {\n round: int = 0\n round: int = 1  #!\n}\nphase q { world.round += 1 }\n",
                              "E0203"),
     "E0228-world-field": add("world {\n top: Box  #!\n}\n", "E0228"),
+    "E0207-instance": add("define f() -> Box = Box.AA  #!\nphase q { let v = f() }\n", "E0207", "did you mean `A`?"),
+    "E0207-instance-in-data": add("thing Pad keyed by code { ref: Box? }\ndata Pad(code, ref) {\n X: Box.Z  #!\n}\n",
+                                  "E0207"),
     # ------------------------------------------------------------ tables
     "E0216": add("table t -> int { 1: 2 }  #!\n", "E0216"),
     "E0217": add("table t(x: int) -> int {\n 1, 2: 3  #!\n}\nphase q { let v = t(1) }\n", "E0217"),
@@ -174,6 +177,7 @@ CASES: dict[str, Case] = {
     "E0333": add("procedure pr() { run put }  #!\nphase q { pr() }\n", "E0333"),
     "E0334": add('phase q { fail "no" }  #!\n', "E0334"),
     "E0335": add("phase q { x = 1 }  #!\n", "E0335"),
+    "E0335-instance": add("phase q { Box.A = Box.B }  #!\n", "E0335"),
     "E0337": add("world { round: int = 0 }\nphase q { let v = world }  #!\n", "E0337", "world.round"),
     "E0311-world-field": add("world { round: int = 0 }\nphase q { world.rund += 1 }  #!\n", "E0311",
                              "did you mean `round`?"),
