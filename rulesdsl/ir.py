@@ -215,6 +215,12 @@ class Add(Stmt):
 
 
 @dataclass(frozen=True)
+class Remove(Stmt):
+    value: Expr
+    target: Expr
+
+
+@dataclass(frozen=True)
 class Clear(Stmt):
     target: Expr
 

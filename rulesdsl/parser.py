@@ -478,6 +478,10 @@ class _Builder(Transformer[Any, Any]):
         return n.Add(self.span(meta), value, target)
 
     @v_args(meta=True, inline=True)
+    def remove_stmt(self, meta: Any, value: n.Expr, target: n.Expr) -> n.Remove:
+        return n.Remove(self.span(meta), value, target)
+
+    @v_args(meta=True, inline=True)
     def clear_stmt(self, meta: Any, target: n.Expr) -> n.Clear:
         return n.Clear(self.span(meta), target)
 

@@ -197,7 +197,7 @@ def phases(env: Env, checker: ExprChecker, module: n.Module) -> list[ir.Phase]:
     return out
 
 
-_CHANGES = (n.Assign, n.Add, n.Clear, n.CallStmt, n.News, n.Tell)
+_CHANGES = (n.Assign, n.Add, n.Remove, n.Clear, n.CallStmt, n.News, n.Tell)
 
 
 def _fail_after_change(env: Env, stmts: tuple[n.Stmt, ...], changed: bool) -> bool:

@@ -238,6 +238,14 @@ class Emitter:
             w.line(f"g.tell({self.ex(s.player)}, {self.ex(s.text)})", s.line)
         elif isinstance(s, ir.Add):
             self.add(s)
+        elif isinstance(s, ir.Remove):
+            t = s.target
+            if isinstance(t, ir.MapGet):
+                obj, key = self.ex(t.obj), self.ex(t.key)
+                default = self.ex(t.default) if t.default is not None else "[]"
+                self.w.line(f"{self.rt('mremove')}({obj}, {key}, {self.ex(s.value)}, {default})", s.line)
+            else:
+                self.w.line(f"{self.rt('remove_item')}({self.ex(t)}, {self.ex(s.value)})", s.line)
         elif isinstance(s, ir.Clear):
             t = s.target
             if isinstance(t, ir.MapGet):

@@ -127,6 +127,12 @@ def set_add(items: list[Any], value: Any) -> None:
             items.sort(key=lambda t: t._ord)
 
 
+def remove_item(items: list[Any], value: Any) -> None:
+    """`remove X from L`: the first X of a list (a set has one), and nothing when X is not there."""
+    if value in items:
+        items.remove(value)
+
+
 def index(items: Sequence[Any], i: int) -> Any:
     if not 0 <= i < len(items):
         raise IndexError(f"position {i} is outside a list of {len(items)}")
@@ -251,3 +257,10 @@ def madd(m: dict[str, Any], key: Thing, value: Any, is_set: bool) -> None:
         set_add(items, value)
     else:
         items.append(value)
+
+
+def mremove(m: dict[str, Any], key: Thing, value: Any, default: Any) -> None:
+    # A key not stored holds the default: remove from a copy of it, and store only what differs.
+    items = list(m.get(key._key, default))
+    remove_item(items, value)
+    mset(m, key, items, default)

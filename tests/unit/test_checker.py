@@ -182,6 +182,8 @@ CASES: dict[str, Case] = {
     "E0311-world-field": add("world { round: int = 0 }\nphase q { world.rund += 1 }  #!\n", "E0311",
                              "did you mean `round`?"),
     "E0311-no-world": add("phase q { world.round += 1 }  #!\n", "E0311", "world { round: TYPE }"),
+    "E0316-remove": add("phase q { for each b in Box { remove 1 from b.stones } }  #!\n", "E0316"),
+    "E0301-remove": add('phase q { for each b in Box { remove "A" from b.near } }  #!\n', "E0301"),
     "E0336": add('phase q { for each b in Box { b.code = "Z" } }  #!\n', "E0336"),
     # ------------------------------------------------------------ orders, phases, victory
     "E0401": add("orders { pay from cash }  #!\n", "E0401"),
