@@ -298,6 +298,16 @@ class Procedure:
 
 
 @dataclass(frozen=True)
+class Group:
+    """`at most N GROUP per turn else "REASON"`: orders that `count as` it share the limit."""
+
+    name: str
+    limit: int
+    reason: Expr
+    line: int
+
+
+@dataclass(frozen=True)
 class OrderPolicy:
     header: tuple[str, ...] = ()
     budget_field: str | None = None
@@ -306,6 +316,7 @@ class OrderPolicy:
     limit: int | None = None
     new_limit: int | None = None
     pay_field: str | None = None
+    groups: tuple[Group, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -335,6 +346,8 @@ class Order:
     cost: Expr | None
     effect: tuple[Stmt, ...]
     line: int
+    counts_as: tuple[str, ...] = ()
+    ends_turn: Expr | None = None  # the condition of `ends turn when`; Const(True) for a bare `ends turn`
 
 
 @dataclass(frozen=True)

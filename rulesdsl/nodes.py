@@ -353,10 +353,11 @@ class ProcedureDecl(Decl):
 @dataclass(frozen=True)
 class OrdersSetting:
     span: Span
-    kind: str  # header, budget, limit, new_limit, pay
+    kind: str  # header, budget, limit, new_limit, group, pay
     strings: tuple[str, ...] = ()
     name: str = ""
     exprs: tuple[Expr, ...] = ()
+    reason: Text | None = None  # a group's refusal
 
 
 @dataclass(frozen=True)
@@ -381,6 +382,14 @@ class Condition:
 
 
 @dataclass(frozen=True)
+class EndsTurn:
+    """`ends turn [when COND]`: no order of the player after this one is taken this turn."""
+
+    span: Span
+    when: Expr | None
+
+
+@dataclass(frozen=True)
 class OrderDecl(Decl):
     kind: str  # game, personal, stop, discard
     pattern: str
@@ -391,6 +400,8 @@ class OrderDecl(Decl):
     once_per: tuple[tuple[str, Span], ...] = ()
     cost: Expr | None = None
     effect: tuple[Stmt, ...] | None = None
+    counts_as: tuple[tuple[str, Span], ...] = ()
+    ends_turn: EndsTurn | None = None
 
 
 @dataclass(frozen=True)

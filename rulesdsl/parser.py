@@ -300,6 +300,10 @@ class _Builder(Transformer[Any, Any]):
         return n.OrdersSetting(self.span(meta), "new_limit", exprs=(e,))
 
     @v_args(meta=True, inline=True)
+    def set_group_limit(self, meta: Any, e: n.Expr, group: Token, reason: Token) -> n.OrdersSetting:
+        return n.OrdersSetting(self.span(meta), "group", name=str(group), exprs=(e,), reason=self.text(reason))
+
+    @v_args(meta=True, inline=True)
     def set_pay(self, meta: Any, name: Token) -> n.OrdersSetting:
         return n.OrdersSetting(self.span(meta), "pay", name=str(name))
 
@@ -310,15 +314,20 @@ class _Builder(Transformer[Any, Any]):
         once = tuple(i[1] for i in items if isinstance(i, tuple) and i[0] == "once")
         costs = [i[1] for i in items if isinstance(i, tuple) and i[0] == "cost"]
         effects = [i[1] for i in items if isinstance(i, tuple) and i[0] == "effect"]
+        counts = tuple(i[1] for i in items if isinstance(i, tuple) and i[0] == "counts")
+        ends = [i[1] for i in items if isinstance(i, tuple) and i[0] == "ends"]
         for extra in costs[1:]:
             self.errors.append(Diagnostic(extra.span, "E0106", "an order has at most one `cost`",
                                           help="add the amounts up in one `cost` line"))
         for extra in effects[1:]:
             self.errors.append(Diagnostic(extra[0].span if extra else self.span(meta), "E0106",
                                           "an order has at most one `effect` block"))
+        for extra in ends[1:]:
+            self.errors.append(Diagnostic(extra.span, "E0106", "an order has at most one `ends turn`",
+                                          help="join the conditions with `or` in one `ends turn when ...`"))
         return n.OrderDecl(self.span(meta), str(name), kind, _unquote(str(pattern)), self.tspan(pattern),
                            args, valids, requires, once, costs[0] if costs else None,
-                           effects[0] if effects else None)
+                           effects[0] if effects else None, counts, ends[0] if ends else None)
 
     @v_args(meta=True, inline=True)
     def order_decl(self, meta: Any, name: Token, pattern: Token, *items: Any) -> n.OrderDecl:
@@ -369,6 +378,14 @@ class _Builder(Transformer[Any, Any]):
     @v_args(inline=True)
     def order_once(self, name: Token) -> tuple[str, tuple[str, Span]]:
         return ("once", (str(name), self.tspan(name)))
+
+    @v_args(inline=True)
+    def order_counts(self, name: Token) -> tuple[str, tuple[str, Span]]:
+        return ("counts", (str(name), self.tspan(name)))
+
+    @v_args(meta=True, inline=True)
+    def order_ends(self, meta: Any, when: n.Expr | None) -> tuple[str, n.EndsTurn]:
+        return ("ends", n.EndsTurn(self.span(meta), when))
 
     @v_args(inline=True)
     def order_cost(self, e: n.Expr) -> tuple[str, n.Expr]:

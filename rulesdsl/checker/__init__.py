@@ -32,11 +32,12 @@ def check(module: n.Module, source_hash: str, load_template: TemplateLoader) -> 
     program.tables = decls.tables(env, checker)
     program.functions = decls.functions(env, checker)
     program.procedures = decls.procedures(env, checker)
-    program.policy = orders.policy(env, module)
+    program.policy = orders.policy(env, checker, module)
     program.orders = orders.orders(env, checker, program.policy)
     program.phases = orders.phases(env, checker, module)
     program.victories = orders.victories(env, checker, module)
     program.report = report.report(env, checker, module, load_template)
+    orders.unused_groups(env, program.orders)
     unused(env, module)
 
     program.params = list(env.params.values())

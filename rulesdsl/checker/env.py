@@ -71,6 +71,7 @@ class Env:
     player_fields: dict[str, ir.FieldDef] = field(default_factory=dict)
     world_fields: dict[str, ir.FieldDef] = field(default_factory=dict)
     world_line: int | None = None  # the `world { ... }` block, if the ruleset has one
+    groups: dict[str, Span] = field(default_factory=dict)  # order groups of `at most N GROUP per turn`
     params: dict[str, ir.Param] = field(default_factory=dict)
     param_spans: dict[str, Span] = field(default_factory=dict)
     tables: dict[str, n.TableDecl] = field(default_factory=dict)

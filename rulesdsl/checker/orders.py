@@ -16,7 +16,7 @@ PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 HEADER_SLOTS = {"game", "account", "code"}
 
 
-def policy(env: Env, module: n.Module) -> ir.OrderPolicy:
+def policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
     decls = [d for d in module.decls if isinstance(d, n.OrdersDecl)]
     for extra in decls[1:]:
         env.diags.error(extra.span, "E0401", "only one `orders { ... }` block per file")
@@ -28,6 +28,7 @@ def policy(env: Env, module: n.Module) -> ir.OrderPolicy:
         return ir.OrderPolicy()
     header: tuple[str, ...] = ()
     budget, start, plus, limit, new_limit, pay = None, 0, 0, None, None, None
+    groups: list[ir.Group] = []
     if env.orders and not any(s.kind == "header" for s in decls[0].settings):
         env.diags.error(decls[0].span, "E0416", "the `orders` block needs a `header` saying how a player's "
                         "submission starts", help='like `header "{account}", "{code}"`')
@@ -54,13 +55,25 @@ def policy(env: Env, module: n.Module) -> ir.OrderPolicy:
             limit = const_value(env, s.exprs[0], T.INT, "the limit")
         elif s.kind == "new_limit":
             new_limit = const_value(env, s.exprs[0], T.INT, "the limit of new orders")
+        elif s.kind == "group":
+            n_max = const_value(env, s.exprs[0], T.INT, f"the limit of group `{s.name}`")
+            # The reason is read when an order is refused: it may name the player, not the order.
+            ctx = Context("order", me=True, allow_chance=False)
+            assert s.reason is not None
+            reason = checker.text(s.reason, Scope(), ctx)
+            if s.name in env.groups:
+                env.diags.error(s.span, "E0203", f"order group `{s.name}` is declared twice",
+                                notes=[f"first declared at {env.groups[s.name]}"])
+                continue
+            env.groups[s.name] = s.span
+            groups.append(ir.Group(s.name, n_max, reason, s.span.line))
         elif s.kind == "pay":
             fd = env.player_fields.get(s.name)
             if fd is None or fd.ty != T.MONEY:
                 env.diags.error(s.span, "E0404", f"`pay from {s.name}` needs a player field `{s.name}: money`",
                                 help=suggest(s.name, env.player_fields))
             pay = s.name
-    return ir.OrderPolicy(header, budget, start, plus, limit, new_limit, pay)
+    return ir.OrderPolicy(header, budget, start, plus, limit, new_limit, pay, tuple(groups))
 
 
 def _arg_type(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:
@@ -135,6 +148,27 @@ def orders(env: Env, checker: ExprChecker, pol: ir.OrderPolicy) -> list[ir.Order
         once = []
         if d.kind == "personal" and d.once_per:
             env.diags.error(d.once_per[0][1], "E0410", "a personal order has no limits: it does not count")
+        if d.kind == "personal" and d.counts_as:
+            env.diags.error(d.counts_as[0][1], "E0410", "a personal order has no limits: it counts in no group",
+                            help="only game orders count against the limits of the `orders` block")
+        if d.kind == "personal" and d.ends_turn is not None:
+            env.diags.error(d.ends_turn.span, "E0410", "a personal order cannot end the turn's orders: it is "
+                            "carried out as it is read", help="make it a game order to end the turn with it")
+        counts: list[str] = []
+        for gname, gspan in d.counts_as if d.kind == "game" else ():
+            if gname not in env.groups:
+                env.diags.error(gspan, "E0419", f"no order group `{gname}`: the `orders` block has no "
+                                f"`at most N {gname} per turn`",
+                                help=suggest(gname, env.groups)
+                                or f"declare it there: `at most 1 {gname} per turn else \"...\"`")
+            elif gname not in counts:
+                counts.append(gname)
+        ends: ir.Expr | None = None
+        if d.ends_turn is not None and d.kind == "game":
+            if d.ends_turn.when is None:
+                ends = ir.Const(T.BOOL, d.ends_turn.span.line, True)
+            else:
+                ends = checker.cond(d.ends_turn.when, scope, ctx)
         for oname, ospan in d.once_per:
             if oname not in arg_names:
                 env.diags.error(ospan, "E0410", f"`once per turn per {oname}`: `{oname}` is not an argument",
@@ -156,8 +190,17 @@ def orders(env: Env, checker: ExprChecker, pol: ir.OrderPolicy) -> list[ir.Order
             with scope.push():
                 effect = checker.stmts(d.effect, scope, ectx)
         out.append(ir.Order(name, d.kind, d.pattern, tuple(args), valids, requires, tuple(once), cost, effect,
-                            d.span.line))
+                            d.span.line, tuple(counts), ends))
     return out
+
+
+def unused_groups(env: Env, orders: list[ir.Order]) -> None:
+    """A group no order counts as limits nothing: usually a `counts as` left out or misspelt."""
+    counted = {g for o in orders for g in o.counts_as}
+    for gname, span in env.groups.items():
+        if gname not in counted:
+            env.diags.warning(span, "W0204", f"no order counts as `{gname}`, so this limit never applies",
+                              help=f"add `counts as {gname}` to the orders it limits")
 
 
 def phases(env: Env, checker: ExprChecker, module: n.Module) -> list[ir.Phase]:

@@ -431,6 +431,19 @@ class Emitter:
                 with w.indent():
                     self._unpack(o)
                     self.stmts(o.effect)
+            if o.ends_turn is not None:
+                w.section()
+                w.mark(o.ends_turn.line)
+                w.line(f"def {names.order(o.name, 'ends_turn')}(g, me, o):")
+                with w.indent():
+                    self._unpack(o)
+                    w.line(f"return {self.ex(o.ends_turn)}", o.ends_turn.line)
+        for grp in self.p.policy.groups:
+            w.section()
+            w.mark(grp.line)
+            w.line(f"def {names.group(grp.name)}(g, me):")
+            with w.indent():
+                w.line(f"return {self.ex(grp.reason)}", grp.reason.line)
 
     def phases(self) -> None:
         w = self.w
@@ -521,8 +534,13 @@ class Emitter:
                         w.line(f"ParamSpec({pa.name!r}, {type_desc(pa.ty)!r}, {const(pa.default)}, {pa.secret!r}),")
                 w.line("),")
                 pol = p.policy
+                groups = ""
+                if pol.groups:
+                    self.used.add("GroupSpec")
+                    specs = [f"GroupSpec({g.name!r}, {g.limit!r}, {names.group(g.name)})" for g in pol.groups]
+                    groups = f", ({', '.join(specs)}{',' if len(specs) == 1 else ''})"
                 w.line(f"policy=PolicySpec({pol.header!r}, {pol.budget_field!r}, {pol.budget_start!r}, "
-                       f"{pol.budget_plus!r}, {pol.limit!r}, {pol.new_limit!r}, {pol.pay_field!r}),")
+                       f"{pol.budget_plus!r}, {pol.limit!r}, {pol.new_limit!r}, {pol.pay_field!r}{groups}),")
                 w.line("orders=(")
                 with w.indent():
                     for o in p.orders:
@@ -571,8 +589,12 @@ class Emitter:
             args.append(f"ArgSpec({a.name!r}, {type_desc(a.ty)!r}, {lo}, {hi})")
         w.line(f"OrderSpec({o.name!r}, {o.kind!r}, {o.pattern!r}, ({', '.join(args)}{',' if len(args) == 1 else ''}),")
         with w.indent():
+            extra = ""
+            if o.counts_as or o.ends_turn is not None:
+                extra = f", {o.counts_as!r}, {fn('ends_turn', o.ends_turn is not None)}"
             w.line(f"{fn('valid', bool(o.valids))}, {fn('require', bool(o.requires))}, "
-                   f"{fn('cost', o.cost is not None)}, {fn('effect', bool(o.effect))}, {o.once_per!r}, {o.line}),")
+                   f"{fn('cost', o.cost is not None)}, {fn('effect', bool(o.effect))}, {o.once_per!r}, {o.line}"
+                   f"{extra}),")
 
 
 def _zero(ty: T.Ty) -> str:

@@ -35,3 +35,7 @@ def phase(name: str) -> str:
 
 def victory(name: str, part: str) -> str:
     return f"victory_{name}_{part}"
+
+
+def group(name: str) -> str:
+    return f"group_{name}"

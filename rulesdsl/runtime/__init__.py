@@ -48,6 +48,7 @@ from rulesdsl.runtime.core import (
 from rulesdsl.runtime.spec import (
     ArgSpec,
     FieldSpec,
+    GroupSpec,
     OrderSpec,
     ParamSpec,
     PhaseSpec,
@@ -61,6 +62,7 @@ __all__ = [
     "ArgSpec",
     "FieldSpec",
     "Fraction",
+    "GroupSpec",
     "OrderFailed",
     "OrderRec",
     "OrderSpec",

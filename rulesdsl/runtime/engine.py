@@ -60,6 +60,7 @@ class Game:
         self.game_over = False
         self.winners: list[str] = []
         self.orders = {o.name: o for o in spec.orders}
+        self.groups = {grp.name: grp for grp in spec.policy.groups}
         self.reader = OrderReader(spec.orders)
         self.header = header_patterns(spec.policy)
         # per turn
@@ -301,10 +302,18 @@ class Game:
                 cap = min(cap, max(0, getattr(p, pol.budget_field)))
             taken: list[OrderRec] = []
             once: set[tuple[Any, ...]] = set()
+            counted: dict[str, int] = {}
+            ended: str | None = None  # the refusal of every order after one that ended the turn
             i = 0
             while i < len(queue):
                 text, line, rec, from_file = queue[i]
                 stop = self._is_stop(text) if rec is None else False
+                if ended is not None:
+                    # Nothing after it is taken, nor kept for a later turn; a stop line has nothing left to stop.
+                    i += 1
+                    if not stop:
+                        turn.refused.append(Refusal(line, text, ended))
+                    continue
                 if stop:
                     i += 1
                     break
@@ -320,18 +329,28 @@ class Game:
                 spec = self.orders[rec.kind]
                 self._doing = f'order "{rec.text}" of {p.name}'
                 reason = spec.valid(self, p, rec) if spec.valid else None
-                for arg in spec.once_per if reason is None else ():
-                    key = (rec.kind, arg, _ident(rec.args[arg]))
+                keys = [(rec.kind, arg, _ident(rec.args[arg])) for arg in spec.once_per]
+                for key in keys if reason is None else ():
                     if key in once:
-                        reason = f"this order may be given once per {self.spec.turn_unit} for the same {arg}"
+                        reason = f"this order may be given once per {self.spec.turn_unit} for the same {key[1]}"
                         break
-                    once.add(key)
+                for name in spec.counts_as if reason is None else ():
+                    group = self.groups[name]
+                    if counted.get(name, 0) >= group.limit:
+                        reason = group.reason(self, p)
+                        break
                 if reason is not None:
                     turn.refused.append(Refusal(line, text, reason))
                     continue
+                # Only an order taken uses up its once and its place in a group: a refused one counts for nothing.
+                once.update(keys)
+                for name in spec.counts_as:
+                    counted[name] = counted.get(name, 0) + 1
                 if from_file:
                     rec.line = 0
                 taken.append(rec)
+                if spec.ends_turn is not None and spec.ends_turn(self, p, rec):
+                    ended = f'your {self.spec.turn_unit} ended with line {rec.line}: "{rec.text}"'
             self.on_file[p._key] = [q[0] for q in queue[i:]]
             chosen[p._key] = taken
             turn.used.extend(taken)

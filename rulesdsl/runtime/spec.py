@@ -58,6 +58,17 @@ class OrderSpec:
     effect: Fn | None = None  # effect(g, me, o)
     once_per: tuple[str, ...] = ()
     line: int = 0
+    counts_as: tuple[str, ...] = ()  # the groups of the policy whose limits it counts against
+    ends_turn: Fn | None = None  # ends_turn(g, me, o) -> bool: no later order of the player is taken
+
+
+@dataclass(frozen=True)
+class GroupSpec:
+    """`at most N GROUP per turn else "REASON"`."""
+
+    name: str
+    limit: int
+    reason: Fn  # reason(g, me) -> text
 
 
 @dataclass(frozen=True)
@@ -69,6 +80,7 @@ class PolicySpec:
     limit: int | None = None
     new_limit: int | None = None
     pay_field: str | None = None
+    groups: tuple[GroupSpec, ...] = ()
 
 
 @dataclass(frozen=True)

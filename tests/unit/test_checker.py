@@ -29,6 +29,10 @@ class Case:
 USE_F = "phase q { for each b in Box { let v = f(b) } }\n"
 USE_T = "phase q { for each b in Box { let v = t(b) } }\n"
 USE_W = 'phase q { let v = draw(w, "w") }\n'
+# An order group for the `orders` block of BASE, in place of its `pay from cash` line; in COUNTED, `put` counts as it.
+GROUP = '  pay from cash\n  at most 1 heavy per turn else "one heavy order a turn"\n'
+COUNTED = BASE.replace("  pay from cash\n", GROUP, 1).replace("  cost money(n)\n",
+                                                               "  cost money(n)\n  counts as heavy\n", 1)
 
 
 def add(extra: str, code: str, hint: str | None = None) -> Case:
@@ -197,6 +201,15 @@ CASES: dict[str, Case] = {
     "E0409-keyword": add('order o2 "{x}"  #!\n{ x: int }\nphase q: run o2\n', "E0409"),
     "E0409-adjacent": add('order o2 "O {x}{y}"  #!\n{ x: int\n y: int }\nphase q: run o2\n', "E0409"),
     "E0410": add('order o2 "O,{x}" {\n x: int\n once per turn per z  #!\n}\nphase q: run o2\n', "E0410"),
+    "E0410-personal-counts-as": Case("E0410", COUNTED + 'personal order o2 "O" {\n counts as heavy  #!\n}\n'),
+    "E0410-personal-ends-turn": add('personal order o2 "O" {\n ends turn  #!\n}\n', "E0410"),
+    "E0419": Case("E0419", COUNTED.replace("counts as heavy\n", "counts as hevy  #!\n"), hint="did you mean `heavy`?"),
+    "E0419-no-group": Case("E0419", BASE.replace("  cost money(n)\n", "  cost money(n)\n  counts as heavy  #!\n", 1),
+                           hint="at most 1 heavy per turn"),
+    "W0204": edit("  pay from cash\n", GROUP.replace('turn"\n', 'turn"  #!\n'), "W0204", "counts as heavy"),
+    "E0203-group": Case("E0203", COUNTED.replace(GROUP, GROUP + '  at most 2 heavy per turn else "x"  #!\n')),
+    "E0301-ends-turn": add('order o2 "O,{x}" {\n x: int\n ends turn when x  #!\n}\nphase q: run o2\n', "E0301"),
+    "E0324-ends-turn": add('order o2 "O" {\n ends turn when chance(50, "end")  #!\n}\nphase q: run o2\n', "E0324"),
     "E0411": Case("E0411", BASE.replace("  pay from cash\n", "", 1).replace("  cost money(n)\n",
                                                                             "  cost money(n)  #!\n", 1)),
     "E0416-no-block": Case("E0416", BASE.replace('orders {\n  header "{account}", "{code}"\n  pay from cash\n}\n', "")
@@ -316,6 +329,40 @@ def test_me_in_a_victory_is_refused_without_contradiction(tmp_path: Path) -> Non
     [d] = [d for d in checked.diagnostics if d.code == "E0306"]
     assert d.span.line == BASE_LINES + 1
     assert "victory" not in d.message, d.message
+
+
+WORLD_EVERYWHERE = BASE.replace("  pay from cash\n", GROUP, 1).replace(
+    "  cost money(n)\n", "  valid box != Box.b or world.open else \"{Box.B} is shut in round {world.round}\"\n"
+    "  require world.round >= 0 else \"not yet\"\n  cost money(n)\n  counts as heavy\n"
+    "  ends turn when box == Box.A and world.open\n", 1).replace(
+    "  effect { box.stones += n }\n", "  effect {\n    box.stones += n\n    world.last = box\n"
+    "    remove box from world.shut\n    me.moves += 1\n  }\n", 1).replace(
+    "  cash = me.cash\n", "  cash = me.cash\n  round = world.round\n  shut = world.shut\n"
+    "  here = last_box() == Box.A\n", 1) + '''world {
+  round: int = 0
+  open: bool = true reset each turn
+  last: Box = Box.B
+  shut: list of Box = [Box.A, Box.B]
+  marks: Box -> int = 1
+}
+thing Pad keyed by code { near: Box? }
+data Pad(code, near) { P: Box.a }
+table lid(b: Box) -> Box { A: Box.B, B: Box.A }
+define last_box() -> Box = lid(world.last)
+procedure close(b: Box) { add b to world.shut }
+phase turning {
+  world.round += 1
+  world.marks[Box.A] += 1
+  if world.round > 2 and Box.A in world.shut { close(lid(Box.A)) }
+  for each p in Pad where p.near == Box.A { remove Box.A from world.shut }
+}
+victory v for p { when world.round > 9 and world.last == Box.B }
+'''
+
+
+def test_world_and_instance_literals_are_usable_everywhere(tmp_path: Path) -> None:
+    checked = check_text(tmp_path, WORLD_EVERYWHERE)
+    assert checked.ok and not checked.diagnostics, show(checked.diagnostics)
 
 
 def test_unused_parameter_is_only_a_warning(tmp_path: Path) -> None:

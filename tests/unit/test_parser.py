@@ -149,6 +149,60 @@ def test_checker_errors_inside_texts_point_into_the_text(tmp_path: Path) -> None
     assert [(d.span.line, d.span.col, d.span.end_col) for d in diags] == [(3, 17, 22)]
 
 
+# ---------------------------------------------------------------- card-game constructs
+
+CARDS = '''world {
+  round: int = 0 reset each turn
+  owner: Player?
+}
+orders {
+  at most 3 new per turn
+  at most 1 attack per turn else "one attack a {turn}"
+  at most 4 per turn
+}
+order launch "LAUNCH {m} WITH {warheads}" {
+  m: Card
+  warheads: list of Card
+  counts as attack
+  ends turn when world.round == turn
+}
+order pass "PASS" { ends turn }
+phase p {
+  let world_count = 1
+  world.owner = none
+  remove Card.S12 from world.deck
+}
+report {
+  world = world.round
+}
+'''
+
+
+def test_world_block_orders_groups_and_remove_parse_into_nodes() -> None:
+    world, orders, launch, pass_, phase, report = parse_ok(CARDS).decls
+    assert isinstance(world, n.WorldDecl) and [f.name for f in world.fields] == ["round", "owner"]
+    assert world.fields[0].reset_each_turn and at(world.span) == (1, 1)
+    assert isinstance(orders, n.OrdersDecl)
+    new_limit, group, limit = orders.settings
+    assert (new_limit.kind, group.kind, limit.kind) == ("new_limit", "group", "limit")
+    assert group.name == "attack" and isinstance(group.exprs[0], n.Number) and group.exprs[0].value == 1
+    assert group.reason is not None and group.reason.parts[0] == "one attack a "
+    assert isinstance(launch, n.OrderDecl) and [g for g, _ in launch.counts_as] == ["attack"]
+    assert at(launch.counts_as[0][1]) == (13, 13)
+    assert launch.ends_turn is not None and isinstance(launch.ends_turn.when, n.BinOp)
+    assert isinstance(launch.args[1].type, n.ListType)
+    assert isinstance(pass_, n.OrderDecl) and pass_.ends_turn is not None and pass_.ends_turn.when is None
+    assert isinstance(phase, n.PhaseDecl)
+    _, assign, remove = phase.body
+    assert isinstance(assign, n.Assign) and isinstance(assign.target, n.Attr)
+    assert isinstance(assign.target.obj, n.Name) and assign.target.obj.name == "world"
+    assert isinstance(remove, n.Remove) and at(remove.span) == (20, 3)
+    assert isinstance(remove.value, n.Attr) and remove.value.name == "S12"
+    assert isinstance(remove.target, n.Attr) and remove.target.name == "deck"
+    # `world` is no keyword: a report field, and a statement after an expression, may still use the name.
+    assert isinstance(report, n.ReportDecl) and report.fields[0].name == "world"
+
+
 # ---------------------------------------------------------------- syntax errors
 
 @pytest.mark.parametrize(("source", "code", "pos", "words"), [
@@ -161,11 +215,12 @@ def test_checker_errors_inside_texts_point_into_the_text(tmp_path: Path) -> None
     ('report { template "a" template "b" }\n', "E0106", (1, 32), "one `template`"),
     ('order o "O" { cost money(1)\n cost money(2) }\n', "E0106", (2, 7), "at most one `cost`"),
     ('order o "O" { effect { }\n effect { news "x" } }\n', "E0106", (2, 11), "at most one `effect`"),
+    ('order o "O" { ends turn\n ends turn when true }\n', "E0106", (2, 2), "at most one `ends turn`"),
     ('param a: int = 3\nthingg Box keyed by code { }\n', "E0103", (2, 1), "unexpected `thingg`: a declaration"),
     ('wrold { round: int }\n', "E0103", (1, 1), "unexpected `wrold`: a declaration"),
     ('world round { }\n', "E0103", (1, 7), "unexpected `round`"),
 ], ids=["character", "token", "order-without-syntax", "unclosed-brace", "bad-interpolation", "two-templates",
-        "two-costs", "two-effects", "misspelt-keyword", "misspelt-world", "world-without-brace"])
+        "two-costs", "two-effects", "two-ends-turn", "misspelt-keyword", "misspelt-world", "world-without-brace"])
 def test_syntax_error_code_message_and_position(source: str, code: str, pos: tuple[int, int], words: str) -> None:
     err = parse_error(source)
     assert (err.code, at(err.span)) == (code, pos), err
