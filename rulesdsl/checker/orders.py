@@ -80,9 +80,14 @@ def _arg_type(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:
     scope, ctx = Scope(), Context("static", allow_chance=False)
     if a.type is not None and a.low is None:
         ty = env.resolve_type(a.type)
-        if not (isinstance(ty, T.ThingT) or ty in (T.TEXT, T.INT, T.MONEY, T.ANY)):
-            env.diags.error(a.type.span, "E0405", f"an order argument is a thing, a Player, a number or a text, "
-                            f"not {ty.show()}")
+        if isinstance(ty, T.ListT):
+            # Items joined by `+`, each read like an argument of its own: a list of what one item can be.
+            if not (isinstance(ty.item, T.ThingT) or ty.item in (T.INT, T.ANY)):
+                env.diags.error(a.type.span, "E0405", f"a list argument is a list of a thing, of Player or of int, "
+                                f"not {ty.show()}")
+        elif not (isinstance(ty, T.ThingT) or ty in (T.TEXT, T.INT, T.MONEY, T.ANY)):
+            env.diags.error(a.type.span, "E0405", f"an order argument is a thing, a Player, a number, a text or "
+                            f"a list, not {ty.show()}")
         return ir.Arg(a.name, ty, None, None)
     ty = env.resolve_type(a.type) if a.type is not None else T.INT
     if ty not in (T.INT, T.MONEY, T.ANY):

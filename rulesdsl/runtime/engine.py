@@ -407,4 +407,6 @@ class Game:
 
 
 def _ident(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_ident(v) for v in value)
     return value._key if isinstance(value, Thing) else value

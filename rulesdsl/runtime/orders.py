@@ -95,6 +95,8 @@ class OrderReader:
 
 def read_arg(g: Game, ty: tuple[Any, ...], raw: str, name: str) -> tuple[Any, str | None]:
     kind = ty[0]
+    if kind == "list":
+        return _read_list(g, ty[1], raw, name)
     if kind in ("int", "money"):
         if not re.fullmatch(r"[+-]?\d+", raw):
             return None, f"{name} must be a whole number, not \"{raw}\""
@@ -113,6 +115,20 @@ def read_arg(g: Game, ty: tuple[Any, ...], raw: str, name: str) -> tuple[Any, st
             return None, f"\"{raw}\" is not a {thing.lower()} code"
         return obj, None
     return None, f"cannot read {name}"
+
+
+def _read_list(g: Game, item: tuple[Any, ...], raw: str, name: str) -> tuple[Any, str | None]:
+    """Items joined by `+`, each read as one argument; duplicates and the order written are kept."""
+    values = []
+    for part in raw.split("+"):
+        text = part.strip()
+        if not text:
+            return None, f'{name} has an empty item in "{raw}": join the items with "+", like "A+B"'
+        value, reason = read_arg(g, item, text, name)
+        if reason is not None:
+            return None, reason
+        values.append(value)
+    return values, None
 
 
 def _check_range(g: Game, a: Any, value: int) -> str | None:
