@@ -737,6 +737,18 @@ def _first(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
     return T.ANY
 
 
+def _join(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    t = args[0].ty
+    if isinstance(t, (T.ListT, T.SetT)):
+        if t.item not in (T.TEXT, T.ANY):
+            c.err(node.args[0].span, "E0301", f"`join` needs a list of texts, not {t.show()}",
+                  help="make the texts first, like `join([c.code for c in cards], \", \")`")
+    elif t != T.ANY:
+        c.err(node.args[0].span, "E0316", f"`join` needs a list of texts, not {t.show()}")
+    c.expect(args[1], T.TEXT, node.args[1].span, "the separator of `join`")
+    return T.TEXT
+
+
 def _money(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
     c.expect(args[0], T.INT, node.args[0].span, "the argument of `money`")
     return T.MONEY
@@ -761,6 +773,7 @@ _BUILTINS: dict[str, tuple[set[int], Typer]] = {
     "upper": ({1}, _text_fn(T.TEXT, T.TEXT)),
     "truncate": ({2}, _text_fn(T.TEXT, T.TEXT, T.INT)),
     "is_alnum": ({1}, _text_fn(T.BOOL, T.TEXT)),
+    "join": ({2}, _join),
     "text": ({1}, _text_of),
     "first": ({1}, _first),
     "money": ({1}, _money),

@@ -154,6 +154,8 @@ class Emitter:
             return f"{self.rt(mapped[f])}({', '.join(a)})"
         if f == "upper":
             return f"{a[0]}.upper()"
+        if f == "join":
+            return f"({a[1]}).join({a[0]})"
         if f in ("money", "amount"):
             return a[0]
         if f == "orders":

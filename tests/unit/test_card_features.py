@@ -54,6 +54,7 @@ table missile -> Card weighted { 50%: Card.M200, 50%: Card.M500 }
 
 define is_satellite(c: Card) -> bool = c == Card.S4
 define weight(ws: list of Card) -> int = sum(w.power for w in ws)
+define codes(ws: list of Card) -> text = join([w.code for w in ws], "+")
 
 orders {
   header "{account}", "{code}"
@@ -92,7 +93,7 @@ order launch "LAUNCH {missile} WITH {warheads} AT {target}" {
   effect {
     world.launches += 1
     world.owner = me
-    add "launch {missile} {size(warheads)} {weight(warheads)} {first(warheads) == Card.N300}" to me.log
+    add "launch {missile} {size(warheads)} {weight(warheads)} {first(warheads) == Card.N300} {codes(warheads)}" to me.log
   }
 }
 
@@ -365,7 +366,7 @@ def test_remove_from_a_per_key_list_drops_the_key_when_empty(deck: Loaded) -> No
 def test_a_group_refuses_orders_beyond_its_limit(deck: Loaded) -> None:
     g = deck.new_game()
     submit(g, "LAUNCH M500 WITH N200 AT bob", "SALVO 3+4", "LAUNCH M200 WITH N300 AT ann")
-    assert log(g) == ["launch M500 1 200 no"]
+    assert log(g) == ["launch M500 1 200 no N200"]
     assert refused(g) == [(4, "SALVO 3+4", "Ann may attack once a round"),
                           (5, "LAUNCH M200 WITH N300 AT ann", "Ann may attack once a round")]
     assert g.on_file.get("1", []) == []
@@ -395,13 +396,13 @@ def test_an_order_refused_by_its_group_does_not_use_up_its_once(deck: Loaded) ->
     submit(g, "SALVO 1", "LAUNCH M200 WITH N200 AT bob")
     assert refused(g)[0][2] == "Ann may attack once a round"
     submit(g, "LAUNCH M200 WITH N200 AT bob")
-    assert refused(g) == [] and log(g)[-1] == "launch M200 1 200 no"
+    assert refused(g) == [] and log(g)[-1] == "launch M200 1 200 no N200"
 
 
 def test_an_order_that_is_not_valid_does_not_take_a_place_in_its_group(deck: Loaded) -> None:
     g = deck.new_game()
     submit(g, "LAUNCH S4 WITH N200 AT bob", "LAUNCH M200 WITH N200 AT bob", "LAUNCH M500 WITH N200 AT ann")
-    assert log(g) == ["launch M200 1 200 no"]
+    assert log(g) == ["launch M200 1 200 no N200"]
     assert refused(g) == [(3, "LAUNCH S4 WITH N200 AT bob", "a satellite is no missile"),
                           (5, "LAUNCH M500 WITH N200 AT ann", "Ann may attack once a round")]
 
@@ -439,7 +440,7 @@ def test_ends_turn_is_judged_against_the_state_at_the_start_of_the_turn(deck: Lo
     g = deck.new_game()
     # The launch sets the owner only when its phase runs, after the orders are chosen.
     submit(g, "LAUNCH M200 WITH N200 AT bob", "REVEAL 3", "N,late")
-    assert log(g) == ["launch M200 1 200 no", "reveal 3"]
+    assert log(g) == ["launch M200 1 200 no N200", "reveal 3"]
     assert refused(g)[0][:2] == (5, "N,late")
     submit(g, "REVEAL 3", "N,on")
     assert log(g)[-2:] == ["on", "reveal 3"] and refused(g) == []
@@ -456,7 +457,7 @@ def test_a_refused_order_does_not_end_the_turn(deck: Loaded) -> None:
 def test_list_arguments_keep_order_and_duplicates(deck: Loaded) -> None:
     g = deck.new_game()
     submit(g, "LAUNCH M500 WITH n300 + N200+N300 AT bob")
-    assert log(g) == ["launch M500 3 800 yes"]
+    assert log(g) == ["launch M500 3 800 yes N300+N200+N300"]
     [rec] = g.turns["1"].used
     assert keys(rec.args["warheads"]) == ["N300", "N200", "N300"]
     assert rec.text == "LAUNCH M500 WITH n300 + N200+N300 AT bob"
