@@ -93,7 +93,8 @@ order launch "LAUNCH {missile} WITH {warheads} AT {target}" {
   effect {
     world.launches += 1
     world.owner = me
-    add "launch {missile} {size(warheads)} {weight(warheads)} {first(warheads) == Card.N300} {codes(warheads)}" to me.log
+    add "launch {missile} {size(warheads)} {weight(warheads)} {first(warheads) == Card.N300} {codes(warheads)}"
+      to me.log
   }
 }
 
