@@ -13,7 +13,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from tests.golden.harness import Scenario, play, scenarios
 
-ALL = [s for ruleset in ("covert",) for s in scenarios(ruleset)]
+ALL = [s for ruleset in ("covert", "nukecards") for s in scenarios(ruleset)]
 
 
 @pytest.mark.parametrize("scenario", ALL, ids=[s.id for s in ALL])
