@@ -613,24 +613,17 @@ class ExprChecker:
             who = self.expr(node.player, scope, ctx)
             self.expect(who, T.PLAYER, node.player.span, "the one told")
             return ir.Tell(line, who, self.text(node.text, scope, ctx))
-        if isinstance(node, n.Add):
+        if isinstance(node, (n.Add, n.Remove)):
+            adding = isinstance(node, n.Add)
             target = self.target(node.target, scope, ctx)
             value = self.expr(node.value, scope, ctx)
             if isinstance(target.ty, (T.ListT, T.SetT)):
-                self.expect(value, target.ty.item, node.value.span, "the item added")
+                self.expect(value, target.ty.item, node.value.span, "the item added" if adding else "the item removed")
             elif target.ty != T.ANY:
-                self.err(node.target.span, "E0316", f"cannot add to {target.ty.show()}: it is not a list or set",
-                         help="for numbers write `x += 1`")
-            return ir.Add(line, value, target)
-        if isinstance(node, n.Remove):
-            target = self.target(node.target, scope, ctx)
-            value = self.expr(node.value, scope, ctx)
-            if isinstance(target.ty, (T.ListT, T.SetT)):
-                self.expect(value, target.ty.item, node.value.span, "the item removed")
-            elif target.ty != T.ANY:
-                self.err(node.target.span, "E0316", f"cannot remove from {target.ty.show()}: it is not a list or set",
-                         help="for numbers write `x -= 1`")
-            return ir.Remove(line, value, target)
+                self.err(node.target.span, "E0316",
+                         f"cannot {'add to' if adding else 'remove from'} {target.ty.show()}: it is not a list or set",
+                         help=f"for numbers write `x {'+' if adding else '-'}= 1`")
+            return ir.Add(line, value, target) if adding else ir.Remove(line, value, target)
         if isinstance(node, n.Clear):
             target = self.target(node.target, scope, ctx)
             if not isinstance(target.ty, (T.ListT, T.SetT, T.MapT)) and target.ty != T.ANY:
