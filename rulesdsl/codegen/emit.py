@@ -400,6 +400,16 @@ class Emitter:
         for a in o.args:
             self.w.line(f"{names.local(a.name)} = o.args[{a.name!r}]")
 
+    def _order_value(self, o: ir.Order, part: str, value: ir.Expr) -> None:
+        """One function of an order that returns one expression: its cost, or whether it ends the turn."""
+        w = self.w
+        w.section()
+        w.mark(value.line)
+        w.line(f"def {names.order(o.name, part)}(g, me, o):")
+        with w.indent():
+            self._unpack(o)
+            w.line(f"return {self.ex(value)}", value.line)
+
     def orders(self) -> None:
         w = self.w
         for o in self.p.orders:
@@ -420,12 +430,7 @@ class Emitter:
                             w.line(f"return {self.ex(c.message)}")
                     w.line("return None")
             if o.cost is not None:
-                w.section()
-                w.mark(o.cost.line)
-                w.line(f"def {names.order(o.name, 'cost')}(g, me, o):")
-                with w.indent():
-                    self._unpack(o)
-                    w.line(f"return {self.ex(o.cost)}", o.cost.line)
+                self._order_value(o, "cost", o.cost)
             if o.effect:
                 w.section()
                 w.mark(o.line)
@@ -434,12 +439,7 @@ class Emitter:
                     self._unpack(o)
                     self.stmts(o.effect)
             if o.ends_turn is not None:
-                w.section()
-                w.mark(o.ends_turn.line)
-                w.line(f"def {names.order(o.name, 'ends_turn')}(g, me, o):")
-                with w.indent():
-                    self._unpack(o)
-                    w.line(f"return {self.ex(o.ends_turn)}", o.ends_turn.line)
+                self._order_value(o, "ends_turn", o.ends_turn)
         for grp in self.p.policy.groups:
             w.section()
             w.mark(grp.line)
