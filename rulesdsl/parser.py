@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import difflib
 import re
 from fractions import Fraction
 from functools import cache
@@ -93,7 +95,7 @@ class _Builder(Transformer[Any, Any]):
                     buf += ch
                     i += 2
                 elif ch == "{":
-                    end = text.find("}", i)
+                    end = _closing_brace(text, i)
                     if end < 0:
                         self.errors.append(Diagnostic(Span(span.file, line_no, col0 + i, line_no, col0 + i + 1),
                                                       "E0104", "unclosed `{` in text",
@@ -118,11 +120,19 @@ class _Builder(Transformer[Any, Any]):
         sub = Source(self.source.name, text)
         try:
             tree = _lark().parse(text, start="expr")
-        except UnexpectedInput:
-            self.errors.append(Diagnostic(whole, "E0105",
-                                          f"`{{{text}}}` in this text is not an expression",
-                                          help="inside `{...}` write a name or an expression, "
-                                               "like `{country.name}`"))
+        except UnexpectedInput as err:
+            what, where, hint = "", whole, None
+            if isinstance(err, UnexpectedToken) and err.token.type != "$END":
+                what = f": unexpected `{err.token}`"
+                where = _shift(Span(sub.name, err.line, err.column, err.line, err.column + len(str(err.token))),
+                               line - 1, col - 1, self.source.name)
+                accepts = set(err.accepts or err.expected) - {"$END"}
+                hint = f"expected {_describe(accepts)}" if accepts else None
+            elif isinstance(err, (UnexpectedToken, UnexpectedEOF)):
+                what = ": it stops too early" if text.strip() else ": it is empty"
+            self.errors.append(Diagnostic(where, "E0105", f"`{{{text}}}` in this text is not an expression{what}",
+                                          help=hint or "inside `{...}` write a name or an expression, like "
+                                                       "`{country.name}`; `{{` gives a literal brace"))
             return n.Text(whole, ("",))
         inner = _Builder(sub, self.errors).transform(tree)
         return _shift(inner, line - 1, col - 1, self.source.name)
@@ -620,6 +630,21 @@ class _Builder(Transformer[Any, Any]):
         return (str(name), value)
 
 
+def _closing_brace(text: str, start: int) -> int:
+    """Where the `}` that closes the `{` at `start` stands, past any quoted text inside; -1 if none."""
+    i = start + 1
+    while i < len(text):
+        ch = text[i]
+        if ch == "}":
+            return i
+        if ch == '"':
+            i += 1
+            while i < len(text) and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        i += 1
+    return -1
+
+
 def _shift(node: Any, dl: int, dc: int, file: str) -> Any:
     """Moves the spans of an interpolated expression to where it stands in the file."""
     import dataclasses
@@ -645,8 +670,9 @@ _WORDS = {
 }
 
 _DECL_START = "a declaration starts with a keyword such as `thing`, `player`, `world`, `order` or `phase`"
-_DECL_KEYWORDS = ("`data`, `define`, `discard`, `links`, `order`, `orders`, `param`, `personal`, `phase`, `player`, "
-                  "`procedure`, `report`, `ruleset`, `secret`, `stop`, `table`, `thing`, `victory`, `world`")
+_DECL_WORDS = ("data", "define", "discard", "links", "order", "orders", "param", "personal", "phase", "player",
+               "procedure", "report", "ruleset", "secret", "stop", "table", "thing", "victory", "world")
+_DECL_KEYWORDS = ", ".join(f"`{w}`" for w in _DECL_WORDS)
 
 # Labelled examples of common mistakes (Lark's match_examples): the message says what to write.
 _EXAMPLES: dict[str, list[str]] = {
@@ -738,38 +764,150 @@ def _describe(tok_names: set[str]) -> str:
     return ", ".join(words)
 
 
+_CHAR_HINTS = {
+    ";": "no `;` is needed: put each statement on its own line",
+    "'": 'texts go in double quotes: "..."',
+    "&": "write `and`", "|": "write `or`", "!": "write `not`, or `!=` for \"is not equal to\"",
+}
+
+
+def _tokens(text: str) -> list[Token]:
+    """The file's tokens as far as they can be read: the lexer stops at the first character it refuses."""
+    out: list[Token] = []
+    with contextlib.suppress(UnexpectedInput):
+        out.extend(_lark().lex(text))
+    return out
+
+
+def _open_brace(tokens: list[Token]) -> Token | None:
+    """The innermost `{` that these tokens leave open."""
+    stack: list[Token] = []
+    for tok in tokens:
+        if tok == "{":
+            stack.append(tok)
+        elif tok == "}" and stack:
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+def _where(tok: Token) -> str:
+    return f"line {tok.line}, column {tok.column}"
+
+
+def _end_of_file(source: Source, err: UnexpectedInput) -> Diagnostic:
+    # The real end is after the last token, not after trailing comments or blank lines.
+    tokens = _tokens(source.text)
+    if tokens and tokens[-1].end_line is not None and tokens[-1].end_column is not None:
+        last = tokens[-1]
+        span = Span(source.name, last.end_line or 0, last.end_column or 0, last.end_line or 0,
+                    (last.end_column or 0) + 1)
+    else:
+        span = source.end_span()
+    expected: set[str] = set(getattr(err, "expected", set()) or set())
+    opened = _open_brace(tokens)
+    if opened is not None:
+        return Diagnostic(span, "E0101", f"the file ends before the `{{` at {_where(opened)} is closed",
+                          notes=(f"that `{{` opens: {source.line_text(opened.line or 0).strip()}",),
+                          help="add the missing `}` where the block ends")
+    hint = f"expected {_describe(expected)}" if expected else None
+    return Diagnostic(span, "E0101", "the file ends in the middle of a declaration", help=hint)
+
+
+def _unclosed_block(source: Source, err: UnexpectedToken) -> Diagnostic | None:
+    """A declaration keyword where a `}` could still come: the block before it was never closed.
+
+    Keywords are contextual, so inside statements `phase q {` reads as a name and the error comes one
+    word later; a declaration word at the start of a line, where a block's lines are indented, is the tell.
+    """
+    tok = err.token
+    before = _tokens(source.text[:tok.start_pos or 0])
+    prev = before[-1] if before else None
+    closable = tok.column == 1 or "RBRACE" in (err.accepts or err.expected)
+    if tok.type != "STRING" and str(tok) in _DECL_WORDS and closable:
+        opened = _open_brace(before)
+    elif prev is not None and prev.type != "STRING" and str(prev) in _DECL_WORDS and prev.column == 1:
+        tok, opened = prev, _open_brace(before[:-1])
+    else:
+        return None
+    if opened is None:
+        return None
+    line, col = tok.line or 0, tok.column or 0
+    return Diagnostic(Span(source.name, line, col, line, col + len(str(tok))), "E0107",
+                      f"`{tok}` starts a new declaration, but the `{{` at {_where(opened)} is not closed",
+                      notes=(f"that `{{` opens: {source.line_text(opened.line or 0).strip()}",),
+                      help="add the missing `}` before this line")
+
+
+def _in_table(err: UnexpectedToken) -> bool:
+    """Whether the innermost open block is a table's rows (where `1 = 2` means a row, not a comparison)."""
+    stack = err.interactive_parser.parser_state.value_stack if err.interactive_parser else []
+    words = [str(v) for v in stack if isinstance(v, Token)]
+    opened = max((i for i, w in enumerate(words) if w == "{"), default=-1)
+    before = words[:opened]
+    start = max((i for i, w in enumerate(before) if w in "{}"), default=-1)
+    return "table" in before[start + 1:]
+
+
+def _literals(tok_names: set[str]) -> set[str]:
+    """The fixed words and symbols among the terminals the parser would accept."""
+    out = set()
+    for name in tok_names:
+        try:
+            pat = _lark().get_terminal(name).pattern
+        except KeyError:
+            continue
+        if pat.type == "str":
+            out.add(str(pat.value))
+    return out
+
+
 def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
     if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
-        span = source.end_span()
-        expected: set[str] = set(getattr(err, "expected", set()) or set())
-        msg = "the file ends too early"
-        hint = f"expected {_describe(set(expected))}" if expected else None
-        if "RBRACE" in expected:
-            msg = "the file ends before a `{` was closed"
-            hint = "add the missing `}`"
-        return Diagnostic(span, "E0101", msg, help=hint)
+        return _end_of_file(source, err)
     line, col = err.line, err.column
     if isinstance(err, UnexpectedCharacters):
         pos = err.pos_in_stream or 0
         ch = source.text[pos] if pos < len(source.text) else "?"
-        return Diagnostic(Span(source.name, line, col, line, col + 1), "E0102",
-                          f"unexpected character `{ch}`",
-                          help="text goes in double quotes; comments start with `#`")
+        span = Span(source.name, line, col, line, col + 1)
+        if ch == '"':
+            rest = source.line_text(line)[col - 1:]
+            return Diagnostic(Span(source.name, line, col, line, col + len(rest)), "E0108",
+                              "this text has no closing `\"` on its line",
+                              help='close it with `"`; a text over several lines goes in triple quotes """..."""')
+        return Diagnostic(span, "E0102", f"the character `{ch}` has no place here",
+                          help=_CHAR_HINTS.get(ch, "text goes in double quotes; comments start with `#`"))
     assert isinstance(err, UnexpectedToken)
     word = _misspelt_keyword(err)
     if word is not None:
         span = Span(source.name, word.line or line, word.column or col, word.end_line or line,
                     word.end_column or col + len(word))
-        return Diagnostic(span, "E0103", f"unexpected `{word}`: {_DECL_START}", help=f"expected {_DECL_KEYWORDS}")
+        close = difflib.get_close_matches(str(word), _DECL_WORDS, n=1)
+        return Diagnostic(span, "E0103", f"unexpected `{word}`: {_DECL_START}",
+                          help=f"did you mean `{close[0]}`?" if close else f"expected {_DECL_KEYWORDS}")
+    unclosed = _unclosed_block(source, err)
+    if unclosed is not None:
+        return unclosed
     tok = err.token
     width = max(1, len(str(tok)))
     span = Span(source.name, line, col, line, col + width)
     label = _example_label(err)
-    what = f"`{tok}`" if tok.type != "$END" else "the end of the file"
+    what = f"`{tok}`"
+    accepts = set(err.accepts or err.expected)
     message = f"unexpected {what}"
-    hint = f"expected {_describe(set(err.accepts or err.expected))}"
-    if label:
+    hint: str | None = f"expected {_describe(accepts)}"
+    if str(tok) == "=" and "==" in _literals(accepts) and not _in_table(err):
+        message, hint = "unexpected `=`: `=` sets a value", "to compare two values, write `==`"
+    elif label:
         message = f"unexpected {what}: {label}"
+    elif len(accepts) == 1:
+        message = f"expected {_describe(accepts)} before {what}"
+        hint = "a range is written like `1..9`" if ".." in _literals(accepts) else None
+        before = _tokens(source.text[:tok.start_pos or 0])
+        prev = before[-1] if before else None
+        if prev is not None and prev.end_line is not None and prev.end_column is not None and prev.end_line < line:
+            # What is missing belongs at the end of the previous line, not before the next one.
+            span = Span(source.name, prev.end_line, prev.end_column, prev.end_line, prev.end_column + 1)
+            message = f"expected {_describe(accepts)} at the end of this line"
     return Diagnostic(span, "E0103", message, help=hint)
 
 

@@ -206,7 +206,7 @@ def test_world_block_orders_groups_and_remove_parse_into_nodes() -> None:
 # ---------------------------------------------------------------- syntax errors
 
 @pytest.mark.parametrize(("source", "code", "pos", "words"), [
-    ('param a: int = 3 @\n', "E0102", (1, 18), "unexpected character `@`"),
+    ('param a: int = 3 @\n', "E0102", (1, 18), "the character `@` has no place here"),
     ('param a: int = 3\nparam b: int 4\n', "E0103", (2, 14), "unexpected `4`"),
     ('order arms {\n}\n', "E0103", (1, 12), "unexpected `{`"),
     # Texts point at the brace itself, inside the quotes.
@@ -218,9 +218,18 @@ def test_world_block_orders_groups_and_remove_parse_into_nodes() -> None:
     ('order o "O" { ends turn\n ends turn when true }\n', "E0106", (2, 2), "at most one `ends turn`"),
     ('param a: int = 3\nthingg Box keyed by code { }\n', "E0103", (2, 1), "unexpected `thingg`: a declaration"),
     ('wrold { round: int }\n', "E0103", (1, 1), "unexpected `wrold`: a declaration"),
-    ('world round { }\n', "E0103", (1, 7), "unexpected `round`"),
+    ('world round { }\n', "E0103", (1, 7), "expected `{` before `round`"),
+    # A block left open is found where the next declaration starts, and the open brace is named.
+    ('phase p {\n  news "x"\nphase q { }\n', "E0107", (3, 1), "but the `{` at line 1, column 9 is not closed"),
+    ('phase p { news "x\n}\n', "E0108", (1, 16), "no closing `\"`"),
+    ('phase p { if 1 = 2 { } }\n', "E0103", (1, 16), "`=` sets a value"),
+    ('order o "O"\n  effect { }\n', "E0103", (1, 12), "expected `{` at the end of this line"),
+    ('phase p { news "{}" }\n', "E0105", (1, 17), "it is empty"),
+    ('phase p { news "{a b}" }\n', "E0105", (1, 20), "unexpected `b`"),
 ], ids=["character", "token", "order-without-syntax", "unclosed-brace", "bad-interpolation", "two-templates",
-        "two-costs", "two-effects", "two-ends-turn", "misspelt-keyword", "misspelt-world", "world-without-brace"])
+        "two-costs", "two-effects", "two-ends-turn", "misspelt-keyword", "misspelt-world", "world-without-brace",
+        "block-left-open", "unterminated-text", "assign-in-condition", "missing-brace-at-line-end",
+        "empty-interpolation", "interpolation-token"])
 def test_syntax_error_code_message_and_position(source: str, code: str, pos: tuple[int, int], words: str) -> None:
     err = parse_error(source)
     assert (err.code, at(err.span)) == (code, pos), err
@@ -258,7 +267,7 @@ def test_end_of_file_errors_point_at_the_real_end(source: str, end: tuple[int, i
 
 def test_end_of_file_error_names_the_missing_brace() -> None:
     err = parse_error('phase p {\n  news "x"\n')
-    assert "`{`" in err.message and err.help == "add the missing `}`"
+    assert "`{`" in err.message and err.help == "add the missing `}` where the block ends"
 
 
 def test_an_unexpected_token_is_underlined_whole() -> None:
@@ -333,3 +342,33 @@ def test_check_command_survives_binary_garbage(tmp_path: Path, capsys: pytest.Ca
     assert main(["check", str(bad)]) == 1
     captured = capsys.readouterr()
     assert "garbage.rules" in captured.out + captured.err
+
+
+def test_the_end_of_the_file_is_after_the_last_word_and_names_the_open_block() -> None:
+    err = parse_error('phase p {\n  if true {\n    news "x"\n  }\n\n# a comment after the last word\n\n')
+    assert (err.code, at(err.span)) == ("E0101", (4, 4)), err
+    assert "the `{` at line 1, column 9" in err.message
+    assert err.notes == ("that `{` opens: phase p {",)
+
+
+def test_a_misspelt_keyword_gets_a_did_you_mean() -> None:
+    err = parse_error('param a: int = 3\npahse p { }\n')
+    assert (err.code, at(err.span), err.help) == ("E0103", (2, 1), "did you mean `phase`?"), err
+
+
+def test_a_text_inside_an_interpolation_may_hold_quotes() -> None:
+    module = parse_ok('phase p { news "a {join(["x", "y"], ", ")} and {{b}} {if true then "c}" else "d"}" }\n')
+    phase = module.decls[0]
+    assert isinstance(phase, n.PhaseDecl)
+    news = phase.body[0]
+    assert isinstance(news, n.News)
+    parts = news.text.parts
+    assert parts[0] == "a " and parts[2] == " and {b} " and isinstance(parts[3], n.CondExpr)
+    call = parts[1]
+    assert isinstance(call, n.Call) and call.func == "join" and at(call.span) == (1, 20)
+
+
+def test_an_unterminated_text_full_of_braces_fails_fast() -> None:
+    # Each step of the text's pattern is atomic; without that this input takes exponential time.
+    err = parse_error('phase p { news "' + "{a}" * 200 + '\n}\n')
+    assert err.code == "E0108"
