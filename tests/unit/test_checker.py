@@ -377,6 +377,15 @@ def test_unused_parameter_is_only_a_warning(tmp_path: Path) -> None:
     assert "`spare`" in d.message
 
 
+@pytest.mark.parametrize("decl", ["param p: int = 1", "table p(x: int) -> int { 1: 2 }", "define p() -> int = 1",
+                                  "procedure p() { }"])
+def test_a_duplicate_is_not_also_reported_unused(decl: str, tmp_path: Path) -> None:
+    # The second declaration has its E0203; "never used" belongs to the first one alone.
+    checked = check_text(tmp_path, BASE + f"{decl}\n{decl}\n")
+    got = [(d.code, d.span.line) for d in checked.diagnostics]
+    assert got == [("W0101", BASE_LINES + 1), ("E0203", BASE_LINES + 2)], show(checked.diagnostics)
+
+
 # ---------------------------------------------------------------- all at once, in order
 
 MANY = BASE.replace("  moves: int = 0\n", "  moves: intt = 0\n", 1) + '''param spare: int = 1
