@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import traceback
 from pathlib import Path
 
 from rulesdsl import __version__
 from rulesdsl.compiler import check_path, compile_path
 from rulesdsl.diagnostics import CompileError, render_json, render_text
 from rulesdsl.game.folder import GameError, GameFolder
+
+_TRACEBACK = "RULESDSL_TRACEBACK"
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -47,6 +51,17 @@ def cmd_compile(args: argparse.Namespace) -> int:
     except CompileError as e:
         print(render_text(e.diagnostics, e.sources), file=sys.stderr)
         return 1
+    except OSError as e:
+        print(f"error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except Exception as e:
+        # Never the user's fault and never a bare traceback: say it is our bug and how to report it.
+        print(f"rulesdsl {__version__}: internal error ({type(e).__name__}: {e}).\n"
+              "This is a bug in rulesdsl, not a mistake in your files; please report it with the files "
+              f"you gave. Set {_TRACEBACK}=1 to see where it happened.", file=sys.stderr)
+        if os.environ.get(_TRACEBACK):
+            traceback.print_exc()
+        return 70
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
@@ -130,3 +145,14 @@ def main(argv: list[str] | None = None) -> int:
     except CompileError as e:
         print(render_text(e.diagnostics, e.sources), file=sys.stderr)
         return 1
+    except OSError as e:
+        print(f"error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except Exception as e:
+        # Never the user's fault and never a bare traceback: say it is our bug and how to report it.
+        print(f"rulesdsl {__version__}: internal error ({type(e).__name__}: {e}).\n"
+              "This is a bug in rulesdsl, not a mistake in your files; please report it with the files "
+              f"you gave. Set {_TRACEBACK}=1 to see where it happened.", file=sys.stderr)
+        if os.environ.get(_TRACEBACK):
+            traceback.print_exc()
+        return 70

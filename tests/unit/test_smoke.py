@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulesdsl.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,3 +49,30 @@ def test_five_day_demo_game(tmp_path: Path) -> None:
             assert positions == sorted(positions), f"sections out of order in {path.name}"
     hydra = (folder.turns_dir / "turn-005" / "reports" / "13579-hydra-trading-company.txt").read_text()
     assert "You have left this game." in hydra
+
+
+def test_an_internal_error_is_reported_as_our_bug_without_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_: object) -> None:
+        raise KeyError("boom")
+
+    monkeypatch.setattr("rulesdsl.cli.check_path", broken)
+    monkeypatch.delenv("RULESDSL_TRACEBACK", raising=False)
+    rules = tmp_path / "x.rules"
+    rules.write_text('ruleset "X" { }\n', encoding="utf-8")
+    assert main(["check", str(rules)]) == 70
+    err = capsys.readouterr().err
+    assert "internal error (KeyError: 'boom')" in err and "bug in rulesdsl" in err
+    assert "Traceback" not in err
+
+
+def test_an_unreadable_file_is_an_error_not_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    def unreadable(path: Path, *_: object) -> None:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr("rulesdsl.cli.check_path", unreadable)
+    rules = tmp_path / "x.rules"
+    rules.write_text('ruleset "X" { }\n', encoding="utf-8")
+    assert main(["check", str(rules)]) == 2
+    assert capsys.readouterr().err == f"error: {rules}: Permission denied\n"
