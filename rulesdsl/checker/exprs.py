@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
@@ -22,6 +23,14 @@ def _path(e: n.Expr) -> str | None:
         base = _path(e.obj)
         return f"{base}.{e.name}" if base else None
     return None
+
+
+def _is_zero(e: ir.Expr) -> bool:
+    """A literal 0 (or 0.0, or -0): what a divisor can be seen never to be allowed."""
+    if isinstance(e, ir.UnaryOp) and e.op == "-":
+        return _is_zero(e.operand)
+    return isinstance(e, ir.Const) and not isinstance(e.value, bool) and isinstance(e.value, (int, Fraction)) \
+        and e.value == 0
 
 
 def _default_for(ty: T.Ty, line: int) -> ir.Expr:
@@ -367,6 +376,9 @@ class ExprChecker:
                 self.err(node.span, "E0317", f"cannot join {left.ty.show()} and {right.ty.show()}")
                 joined = T.ANY
             return ir.BinOp(joined, line, op, left, right)
+        if op in ("/", "div", "%") and _is_zero(right):
+            self.err(node.right.span, "E0338", "this divides by 0, which stops the turn",
+                     help="divide by something that cannot be 0, or test it first with `if`")
         res = T.arith(op, left.ty, right.ty)
         if isinstance(res, str):
             self.err(node.span, "E0317", res)

@@ -192,6 +192,9 @@ CASES: dict[str, Case] = {
     "E0316-remove": add("phase q { for each b in Box { remove 1 from b.stones } }  #!\n", "E0316"),
     "E0301-remove": add('phase q { for each b in Box { remove "A" from b.near } }  #!\n', "E0301"),
     "E0336": add('phase q { for each b in Box { b.code = "Z" } }  #!\n', "E0336"),
+    "E0338": add("define f(b: Box) -> decimal = b.stones / 0  #!\n" + USE_F, "E0338"),
+    "E0338-div": add("phase q { for each b in Box { b.stones = b.stones div (0) } }  #!\n", "E0338"),
+    "E0338-remainder": add("phase q { for each b in Box { b.stones = b.stones % 0 } }  #!\n", "E0338"),
     # ------------------------------------------------------------ orders, phases, victory
     "E0401": add("orders { pay from cash }  #!\n", "E0401"),
     "E0402": edit('  header "{account}", "{code}"\n', '  header "{account}", "{cod}"  #!\n', "E0402"),
