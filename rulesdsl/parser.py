@@ -106,6 +106,11 @@ class _Builder(Transformer[Any, Any]):
                         parts.append(buf)
                         buf = ""
                     inner = text[i + 1:end]
+                    if "{" in _unquoted(inner):
+                        self.errors.append(Diagnostic(Span(span.file, line_no, col0 + i, line_no, col0 + i + 1),
+                                                      "E0104", "this `{` is not closed before the next `{`",
+                                                      help="close it with `}`, or write `{{` for a literal brace"))
+                        return n.Text(span, ("",))
                     where = Span(span.file, line_no, col0 + i, line_no, col0 + end + 1)
                     parts.append(self._sub_expr(inner, line_no, col0 + i + 1, where))
                     i = end + 1
@@ -630,6 +635,11 @@ class _Builder(Transformer[Any, Any]):
         return (str(name), value)
 
 
+def _unquoted(text: str) -> str:
+    """`text` without the quoted texts inside it."""
+    return re.sub(r'"(?:[^"\\]|\\.)*"', "", text)
+
+
 def _closing_brace(text: str, start: int) -> int:
     """Where the `}` that closes the `{` at `start` stands, past any quoted text inside; -1 if none."""
     i = start + 1
@@ -680,6 +690,13 @@ _EXAMPLES: dict[str, list[str]] = {
         "table t(x: int) -> int { 1 2 }",
         "table t(x: int) -> int { 1: }",
         "table t(x: int) -> int { 1 = 2 }",
+        "table t(x: int) -> int { from 2 2 }",
+        "table t(x: int) -> int { below 2 2 }",
+    ],
+    "a condition is followed by `else` and the reason the player reads, like "
+    "`require units <= 9 else \"at most 9 units\"`": [
+        "order o \"O\" { require true }",
+        "order o \"O\" { valid true }",
     ],
     "an order's syntax comes in quotes after its name, like `order arms \"A,{country},{units}\" {`": [
         "order arms {",
@@ -765,10 +782,37 @@ def _describe(tok_names: set[str]) -> str:
 
 
 _CHAR_HINTS = {
+    "\u201c": 'a typographic quote: texts go in plain double quotes "..."',
+    "\u201d": 'a typographic quote: texts go in plain double quotes "..."',
+    "\u2018": 'a typographic quote: texts go in plain double quotes "..."',
+    "\u2019": 'a typographic quote: texts go in plain double quotes "..."',
+    "$": "amounts are plain numbers; money is a type, as in `cash: money = 10`",
     ";": "no `;` is needed: put each statement on its own line",
     "'": 'texts go in double quotes: "..."',
     "&": "write `and`", "|": "write `or`", "!": "write `not`, or `!=` for \"is not equal to\"",
 }
+
+
+# Words from other languages that designers write by habit, and what this language says instead.
+_FOREIGN = {
+    "elif": "write `else if`", "elsif": "write `else if`", "elseif": "write `else if`",
+    "foreach": "write `for each`", "while": "repeat with `for each` over a list",
+    "return": "a function's body is one expression after `=`", "def": "write `define NAME(...) -> TYPE = ...`",
+    "function": "write `define NAME(...) -> TYPE = ...`", "var": "write `let`", "const": "write `param`",
+    "True": "write `true`", "False": "write `false`", "None": "write `none`", "null": "write `none`",
+    "&&": "write `and`", "||": "write `or`",
+}
+
+_COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
+
+
+def _foreign(file: str, tokens: list[Token]) -> Diagnostic | None:
+    """A word from another language among these tokens (the last ones read), said plainly."""
+    for tok in reversed(tokens):
+        if tok.type != "STRING" and str(tok) in _FOREIGN and tok.line is not None and tok.column is not None:
+            span = Span(file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+            return Diagnostic(span, "E0103", f"`{tok}` is not a word of this language", help=_FOREIGN[str(tok)])
+    return None
 
 
 def _tokens(text: str) -> list[Token]:
@@ -803,6 +847,9 @@ def _end_of_file(source: Source, err: UnexpectedInput) -> Diagnostic:
                     (last.end_column or 0) + 1)
     else:
         span = source.end_span()
+    foreign = _foreign(source.name, tokens[-2:])
+    if foreign is not None:
+        return foreign
     expected: set[str] = set(getattr(err, "expected", set()) or set())
     opened = _open_brace(tokens)
     if opened is not None:
@@ -895,20 +942,40 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
     accepts = set(err.accepts or err.expected)
     message = f"unexpected {what}"
     hint: str | None = f"expected {_describe(accepts)}"
-    if str(tok) == "=" and "==" in _literals(accepts) and not _in_table(err):
+    before = _tokens(source.text[:tok.start_pos or 0])
+    prev = before[-1] if before else None
+    foreign = _foreign(source.name, [t for t in (prev, tok) if t is not None])
+    if foreign is not None:
+        return foreign
+    if str(tok) in _COMPARISONS and not _COMPARISONS & _literals(accepts):
+        message = f"unexpected `{tok}`: comparisons cannot be chained"
+        hint = "join two comparisons with `and`, as in `1 <= n and n <= 9`"
+    elif str(tok) == "=" and "==" in _literals(accepts) and not _in_table(err):
         message, hint = "unexpected `=`: `=` sets a value", "to compare two values, write `==`"
     elif label:
         message = f"unexpected {what}: {label}"
     elif len(accepts) == 1:
         message = f"expected {_describe(accepts)} before {what}"
         hint = "a range is written like `1..9`" if ".." in _literals(accepts) else None
-        before = _tokens(source.text[:tok.start_pos or 0])
-        prev = before[-1] if before else None
-        if prev is not None and prev.end_line is not None and prev.end_column is not None and prev.end_line < line:
-            # What is missing belongs at the end of the previous line, not before the next one.
-            span = Span(source.name, prev.end_line, prev.end_column, prev.end_line, prev.end_column + 1)
-            message = f"expected {_describe(accepts)} at the end of this line"
+    if len(accepts) == 1 and prev is not None and prev.end_line is not None and prev.end_column is not None \
+            and prev.end_line < line:
+        # What is missing belongs at the end of the previous line, not before the next one.
+        span = Span(source.name, prev.end_line, prev.end_column, prev.end_line, prev.end_column + 1)
+        message = f"expected {_describe(accepts)} at the end of this line" + (f": {label}" if label else "")
+        hint = None if label else hint
+    if prev is not None and prev.type == "NAME" and not label:
+        # `requires country...` reads as an argument named `requires`: the word before is the mistake.
+        close = difflib.get_close_matches(str(prev), _keywords(), n=1, cutoff=0.8)
+        if close and close[0] != str(prev):
+            hint = f"did you mean `{close[0]}`?" + (f" ({hint})" if hint else "")
     return Diagnostic(span, "E0103", message, help=hint)
+
+
+@cache
+def _keywords() -> tuple[str, ...]:
+    """Every word the grammar itself uses (`require`, `effect`, `each`, ...)."""
+    words = {str(t.pattern.value) for t in _lark().terminals if t.pattern.type == "str"}
+    return tuple(sorted(w for w in words if w.isalpha()))
 
 
 def parse(source: Source) -> tuple[n.Module | None, list[Diagnostic]]:

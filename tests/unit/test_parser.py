@@ -226,10 +226,17 @@ def test_world_block_orders_groups_and_remove_parse_into_nodes() -> None:
     ('order o "O"\n  effect { }\n', "E0103", (1, 12), "expected `{` at the end of this line"),
     ('phase p { news "{}" }\n', "E0105", (1, 17), "it is empty"),
     ('phase p { news "{a b}" }\n', "E0105", (1, 20), "unexpected `b`"),
+    ('phase p { if 1 < 2 { } elif 2 < 3 { } }\n', "E0103", (1, 24), "`elif` is not a word of this language"),
+    ('phase p { if 1 <= 2 <= 3 { } }\n', "E0103", (1, 21), "comparisons cannot be chained"),
+    ('order o "O" {\n  requires 1 < 2 else "no"\n}\n', "E0103", (2, 12), "expected `:` before `1`"),
+    ('phase p { news \u201cx\u201d }\n', "E0102", (1, 16), "the character `\u201c` has no place here"),
+    ('phase p { news "{a with {b}" }\n', "E0104", (1, 17), "not closed before the next `{`"),
+    ('order o "O" {\n  require 1 < 2\n  effect { }\n}\n', "E0103", (2, 16), "expected `else` at the end of this line"),
 ], ids=["character", "token", "order-without-syntax", "unclosed-brace", "bad-interpolation", "two-templates",
         "two-costs", "two-effects", "two-ends-turn", "misspelt-keyword", "misspelt-world", "world-without-brace",
         "block-left-open", "unterminated-text", "assign-in-condition", "missing-brace-at-line-end",
-        "empty-interpolation", "interpolation-token"])
+        "empty-interpolation", "interpolation-token", "foreign-word", "chained-comparison",
+        "misspelt-order-item", "typographic-quote", "brace-before-brace", "condition-without-reason"])
 def test_syntax_error_code_message_and_position(source: str, code: str, pos: tuple[int, int], words: str) -> None:
     err = parse_error(source)
     assert (err.code, at(err.span)) == (code, pos), err
@@ -372,3 +379,13 @@ def test_an_unterminated_text_full_of_braces_fails_fast() -> None:
     # Each step of the text's pattern is atomic; without that this input takes exponential time.
     err = parse_error('phase p { news "' + "{a}" * 200 + '\n}\n')
     assert err.code == "E0108"
+
+
+@pytest.mark.parametrize(("source", "hint"), [
+    ('order o "O" {\n  requires 1 < 2 else "no"\n}\n', "did you mean `require`?"),
+    ('phase p { news \u201cx\u201d }\n', 'a typographic quote: texts go in plain double quotes "..."'),
+    ("define f(x: int) -> int = return x\n", "a function's body is one expression after `=`"),
+    ('param a: money = $3\n', "amounts are plain numbers; money is a type, as in `cash: money = 10`"),
+])
+def test_habits_from_elsewhere_get_a_hint(source: str, hint: str) -> None:
+    assert parse_error(source).help == hint
