@@ -25,12 +25,19 @@ def _path(e: n.Expr) -> str | None:
     return None
 
 
-def _is_zero(e: ir.Expr) -> bool:
-    """A literal 0 (or 0.0, or -0): what a divisor can be seen never to be allowed."""
+def literal_number(e: ir.Expr) -> int | Fraction | None:
+    """The value of a number written as a literal (`3`, `-2`, `1.5`), or None for anything else."""
     if isinstance(e, ir.UnaryOp) and e.op == "-":
-        return _is_zero(e.operand)
-    return isinstance(e, ir.Const) and not isinstance(e.value, bool) and isinstance(e.value, (int, Fraction)) \
-        and e.value == 0
+        inner = literal_number(e.operand)
+        return -inner if inner is not None else None
+    if isinstance(e, ir.Const) and isinstance(e.value, (int, Fraction)) and not isinstance(e.value, bool):
+        return e.value
+    return None
+
+
+def _is_zero(e: ir.Expr) -> bool:
+    """A literal 0 (or 0.0, or -0): a divisor that always stops the turn."""
+    return literal_number(e) == 0
 
 
 def _default_for(ty: T.Ty, line: int) -> ir.Expr:

@@ -9,7 +9,7 @@ from rulesdsl import nodes as n
 from rulesdsl import types as T
 from rulesdsl.checker.decls import const_value
 from rulesdsl.checker.env import Context, Env, Scope, suggest
-from rulesdsl.checker.exprs import ExprChecker
+from rulesdsl.checker.exprs import ExprChecker, literal_number
 from rulesdsl.source import Span
 
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -97,6 +97,12 @@ def _arg_type(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:
     for e, node in ((lo, a.low), (hi, a.high)):
         if e is not None and node is not None:
             checker.expect(e, ty, node.span, "a bound")
+    low, high = (literal_number(lo) if lo is not None else None), (literal_number(hi) if hi is not None else None)
+    if low is not None and high is not None and low > high:
+        env.diags.error(a.span, "E0420", f"`{a.name}` can never be given: no number is at least {low} and at most "
+                        f"{high}", help="write the smaller bound first: " + (
+                            f"`{a.name}: {high}..{low}`" if a.type is None
+                            else f"`{a.name}: {ty.show()} from {high} to {low}`"))
     return ir.Arg(a.name, ty, lo, hi)
 
 

@@ -216,6 +216,8 @@ CASES: dict[str, Case] = {
     "E0203-group": Case("E0203", COUNTED.replace(GROUP, GROUP + '  at most 2 heavy per turn else "x"  #!\n')),
     "E0301-ends-turn": add('order o2 "O,{x}" {\n x: int\n ends turn when x  #!\n}\nphase q: run o2\n', "E0301"),
     "E0324-ends-turn": add('order o2 "O" {\n ends turn when chance(50, "end")  #!\n}\nphase q: run o2\n', "E0324"),
+    "E0420": edit("  n: 1..9\n", "  n: 9..1  #!\n", "E0420", "`n: 1..9`"),
+    "E0420-money": edit("  n: 1..9\n", "  n: money from 5 to -5  #!\n", "E0420", "`n: money from -5 to 5`"),
     "E0405-list": add('order o2 "O,{x}" { x: list of text }  #!\nphase q: run o2\n', "E0405"),
     "E0411": Case("E0411", BASE.replace("  pay from cash\n", "", 1).replace("  cost money(n)\n",
                                                                             "  cost money(n)  #!\n", 1)),
