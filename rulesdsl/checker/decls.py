@@ -22,6 +22,7 @@ from rulesdsl.checker.env import (
     suggest_key,
 )
 from rulesdsl.checker.exprs import ExprChecker
+from rulesdsl.checker.ranges import HIGHEST, LOWEST, Keys, describe, row_keys, uncovered
 from rulesdsl.source import Span
 
 KNOWN_SETTINGS = {"version": str, "turn": str, "game": str}
@@ -404,49 +405,65 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
             continue
         intervals.append((*iv, row, v))
 
+    _check_coverage(env, d.name, [(row_keys(iv[0], iv[1], iv[2], iv[3], integer), iv[4]) for iv in intervals],
+                    integer)
+
     def lo_key(iv: tuple[Any, ...]) -> tuple[int, Fraction, int]:
         return (0, Fraction(0), 0) if iv[0] is None else (1, iv[0], 1 if iv[1] else 0)
 
     ordered = sorted(intervals, key=lo_key)
-    for a, b in itertools.pairwise(ordered):
-        # Does a end before b starts, and is anything in between?
-        a_hi, a_open = a[2], a[3]
-        b_lo, b_open = b[0], b[1]
-        if a_hi is None or b_lo is None or a_hi > b_lo or (a_hi == b_lo and not a_open and not b_open):
-            env.diags.error(b[4].span, "E0224", f"this row of `{d.name}` overlaps the row at line {a[4].span.line}",
-                            help="each key may match one row only")
-            continue
-        if integer:
-            gap = _int_after(a_hi, a_open) < _int_from(b_lo, b_open)
-        else:
-            gap = a_hi < b_lo or (a_hi == b_lo and a_open and b_open)
-        if gap:
-            env.diags.error(b[4].span, "E0225", f"`{d.name}` has no row for keys between the rows at lines "
-                            f"{a[4].span.line} and {b[4].span.line}", help="add a row for the gap or widen one")
-    if ordered and ordered[0][0] is not None:
-        env.diags.warning(ordered[0][4].span, "W0203",
-                          f"`{d.name}` has no row below {ordered[0][0]}; such a key stops the turn",
-                          help="start the first row with `below ...` if smaller keys can happen")
-    if ordered and ordered[-1][2] is not None:
-        env.diags.warning(ordered[-1][4].span, "W0203",
-                          f"`{d.name}` has no row above {ordered[-1][2]}; such a key stops the turn",
-                          help="end the last row with `from ...` if larger keys can happen")
     rows = tuple(((iv[0], iv[1], iv[2], iv[3]), iv[5]) for iv in ordered)
     return ir.Table(d.name, "range", ptypes, result, rows, d.span.line)
 
 
-def _int_after(hi: Fraction, open_: bool) -> Fraction:
-    """The first integer past an interval's end."""
-    import math
+def _lines(rows: list[n.TableRow]) -> str:
+    shown = sorted(r.span.line for r in rows)
+    if len(shown) == 1:
+        return f"the row at line {shown[0]}"
+    return "the rows at lines " + ", ".join(map(str, shown[:-1])) + f" and {shown[-1]}"
 
-    return Fraction(math.ceil(hi)) if open_ else Fraction(math.floor(hi) + 1)
 
-
-def _int_from(lo: Fraction, open_: bool) -> Fraction:
-    """The first integer inside an interval."""
-    import math
-
-    return Fraction(math.floor(lo) + 1) if open_ else Fraction(math.ceil(lo))
+def _check_coverage(env: Env, name: str, rows: list[tuple[Keys, n.TableRow]], whole: bool) -> None:
+    """Every key should match exactly one row: no row wholly covered by others, no overlap, no gap."""
+    # A row whose keys the other rows all take can never be used. Later rows are judged first, so of two
+    # equal rows the second is the one reported.
+    alive = [(k, r) for k, r in rows if not k.empty]
+    for keys, row in reversed(alive):
+        others = [(k, r) for k, r in alive if r is not row]
+        if uncovered(keys, [k for k, _ in others]):
+            continue
+        # Name the fewest rows that do it: leave out later ones while the rest still cover the keys.
+        covering = [(k, r) for k, r in others if not k.meet(keys).empty]
+        for pair in sorted(covering, key=lambda kr: kr[1].span.line, reverse=True):
+            fewer = [kr for kr in covering if kr is not pair]
+            if not uncovered(keys, [k for k, _ in fewer]):
+                covering = fewer
+        env.diags.error(row.span, "E0226", f"this row of `{name}` can never be used: "
+                        f"{_lines([r for _, r in covering])} already {'covers' if len(covering) == 1 else 'cover'} "
+                        f"its {describe(keys, whole)}",
+                        help="remove it, or change its bounds so that it takes keys no other row has")
+        alive = others
+    for (a, arow), (b, brow) in itertools.combinations(alive, 2):
+        both = a.meet(b)
+        if not both.empty:
+            env.diags.error(brow.span, "E0224", f"this row of `{name}` overlaps {_lines([arow])}: "
+                            f"{describe(both, whole)} would match both", help="each key may match one row only")
+    if not alive:
+        return
+    for gap in uncovered(Keys(LOWEST, HIGHEST), [k for k, _ in alive]):
+        before = [r for k, r in alive if k.end == gap.start]
+        after = [r for k, r in alive if k.start == gap.end]
+        what = describe(gap, whole)
+        if before and after:
+            env.diags.error(after[0].span, "E0225", f"`{name}` has no row for {what}, between the rows at lines "
+                            f"{before[0].span.line} and {after[0].span.line}",
+                            help="add a row for the gap or widen one")
+        elif after:
+            env.diags.warning(after[0].span, "W0203", f"`{name}` has no row for {what}; such a key stops the turn",
+                              help="start the first row with `below ...` if smaller keys can happen")
+        elif before:
+            env.diags.warning(before[0].span, "W0203", f"`{name}` has no row for {what}; such a key stops the turn",
+                              help="end the last row with `from ...` if larger keys can happen")
 
 
 # ---------------------------------------------------------------- functions and procedures

@@ -120,6 +120,10 @@ CASES: dict[str, Case] = {
                      "phase q { let v = t(1) }\n", "E0225"),
     "E0225-decimal": add("table t(x: decimal) -> int {\n below 1.5: 0\n from 2: 2  #!\n}\n"
                          "phase q { let v = t(1) }\n", "E0225"),
+    "E0226": add("table t(x: int) -> int {\n below 1: 0\n 1 to 3: 1\n 2: 2  #!\n from 4: 3\n}\n"
+                 "phase q { let v = t(1) }\n", "E0226"),
+    "E0226-two-rows": add("table t(x: decimal) -> int {\n below 1: 0\n from 1 below 2: 1\n from 2: 2\n"
+                          " 1.5 to 2.5: 3  #!\n}\nphase q { let v = t(1) }\n", "E0226"),
     # ------------------------------------------------------------ expressions and statements
     "E0301-money-for-int": add("phase q { for each b in Box { b.stones = money(3) } }  #!\n", "E0301",
                                "money and counts do not mix"),
@@ -389,6 +393,51 @@ def test_a_duplicate_is_not_also_reported_unused(decl: str, tmp_path: Path) -> N
     checked = check_text(tmp_path, BASE + f"{decl}\n{decl}\n")
     got = [(d.code, d.span.line) for d in checked.diagnostics]
     assert got == [("W0101", BASE_LINES + 1), ("E0203", BASE_LINES + 2)], show(checked.diagnostics)
+
+
+def _table_diagnostics(tmp_path: Path, key: str, rows: list[str]) -> list[tuple[str, int, str]]:
+    text = BASE + f"table t(x: {key}) -> int {{\n" + "".join(f" {r}: {i}\n" for i, r in enumerate(rows)) \
+        + "}\nphase q { let v = t(1) }\n"
+    checked = check_text(tmp_path, text)
+    return [(d.code, d.span.line - BASE_LINES - 1, d.message) for d in checked.diagnostics]
+
+
+def test_a_gap_names_the_rows_on_both_sides_and_the_missing_keys(tmp_path: Path) -> None:
+    # `2 to 2` lies inside `1 to 3`: it can never be used, and the gap is key 4 alone, between rows 1 and 2.
+    got = _table_diagnostics(tmp_path, "int", ["below 1", "1 to 3", "5 to 6", "2 to 2", "from 7"])
+    b = BASE_LINES + 1
+    assert got == [
+        ("E0225", 3, f"`t` has no row for key 4, between the rows at lines {b + 2} and {b + 3}"),
+        ("E0226", 4, f"this row of `t` can never be used: the row at line {b + 2} already covers its key 2"),
+    ]
+
+
+def test_an_unreachable_row_names_every_row_that_covers_it(tmp_path: Path) -> None:
+    got = _table_diagnostics(tmp_path, "int", ["below 1", "1 to 3", "4 to 6", "2 to 5", "from 7"])
+    b = BASE_LINES + 1
+    assert got == [("E0226", 4, f"this row of `t` can never be used: the rows at lines {b + 2} and {b + 3} "
+                                "already cover its keys 2 to 5")]
+
+
+def test_of_two_equal_rows_the_second_is_the_one_never_used(tmp_path: Path) -> None:
+    got = _table_diagnostics(tmp_path, "int", ["below 1", "1 to 3", "1 to 3", "from 4"])
+    assert [(code, row) for code, row, _ in got] == [("E0226", 3)]
+
+
+def test_overlaps_and_gaps_say_which_keys(tmp_path: Path) -> None:
+    got = _table_diagnostics(tmp_path, "int", ["below 1", "1 to 3", "3 to 5", "from 8"])
+    assert [(code, row, msg.split(": ", 1)[-1]) for code, row, msg in got] == [
+        ("E0224", 3, "key 3 would match both"),
+        ("E0225", 4, f"`t` has no row for keys 6 to 7, between the rows at lines {BASE_LINES + 4} and "
+                     f"{BASE_LINES + 5}")]
+    got = _table_diagnostics(tmp_path, "decimal", ["1.5 to 2.5", "from 2 below 3", "from 3.5"])
+    assert [(code, row, msg) for code, row, msg in got] == [
+        ("W0203", 1, "`t` has no row for keys below 1.5; such a key stops the turn"),
+        ("E0224", 2, f"this row of `t` overlaps the row at line {BASE_LINES + 2}: keys 2 to 2.5 would match both"),
+        ("E0225", 3, f"`t` has no row for keys from 3 below 3.5, between the rows at lines {BASE_LINES + 3} and "
+                     f"{BASE_LINES + 4}")]
+    got = _table_diagnostics(tmp_path, "decimal", ["below 1", "from 1 below 2", "from 2 below 2.75"])
+    assert got == [("W0203", 3, "`t` has no row for keys from 2.75; such a key stops the turn")]
 
 
 # ---------------------------------------------------------------- all at once, in order
