@@ -99,7 +99,7 @@ class _Builder(Transformer[Any, Any]):
                     if end < 0:
                         self.errors.append(Diagnostic(Span(span.file, line_no, col0 + i, line_no, col0 + i + 1),
                                                       "E0104", "unclosed `{` in text",
-                                                      help="write `{{` for a literal brace"))
+                                                      help="close it with `}`, or write `{{` for a literal brace"))
                         buf += text[i:]
                         break
                     if buf:
@@ -693,6 +693,10 @@ _EXAMPLES: dict[str, list[str]] = {
         "table t(x: int) -> int { from 2 2 }",
         "table t(x: int) -> int { below 2 2 }",
     ],
+    "the values of a data row are separated by commas, like `GEN: \"Genoa\", 8, 5`": [
+        "data Box(code, a, b) { A: 1 2 }",
+        "data Box(code, a, b) { A: \"x\" 2 }",
+    ],
     "a condition is followed by `else` and the reason the player reads, like "
     "`require units <= 9 else \"at most 9 units\"`": [
         "order o \"O\" { require true }",
@@ -952,8 +956,12 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
         hint = "join two comparisons with `and`, as in `1 <= n and n <= 9`"
     elif str(tok) == "=" and "==" in _literals(accepts) and not _in_table(err):
         message, hint = "unexpected `=`: `=` sets a value", "to compare two values, write `==`"
+    elif str(tok) in ("+", "-") and f"{tok}=" in _literals(accepts):
+        message = f"unexpected `{tok}`: a statement changes something, and `{tok}` alone changes nothing"
+        hint = f"did you mean `{tok}=`?"
     elif label:
         message = f"unexpected {what}: {label}"
+        hint = hint if len(accepts) <= 5 else None
     elif len(accepts) == 1:
         message = f"expected {_describe(accepts)} before {what}"
         hint = "a range is written like `1..9`" if ".." in _literals(accepts) else None
@@ -963,11 +971,14 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
         span = Span(source.name, prev.end_line, prev.end_column, prev.end_line, prev.end_column + 1)
         message = f"expected {_describe(accepts)} at the end of this line" + (f": {label}" if label else "")
         hint = None if label else hint
-    if prev is not None and prev.type == "NAME" and not label:
+    first_on_line = prev is not None and (len(before) < 2 or (before[-2].end_line or 0) < (prev.line or 0))
+    if prev is not None and prev.type == "NAME" and first_on_line and not label:
         # `requires country...` reads as an argument named `requires`: the word before is the mistake.
         close = difflib.get_close_matches(str(prev), _keywords(), n=1, cutoff=0.8)
-        if close and close[0] != str(prev):
-            hint = f"did you mean `{close[0]}`?" + (f" ({hint})" if hint else "")
+        if close and close[0] != str(prev) and prev.line and prev.column:
+            span = Span(source.name, prev.line, prev.column, prev.end_line or prev.line,
+                        prev.end_column or prev.column + len(str(prev)))
+            message, hint = f"unexpected `{prev}`", f"did you mean `{close[0]}`?"
     return Diagnostic(span, "E0103", message, help=hint)
 
 

@@ -228,7 +228,7 @@ def test_world_block_orders_groups_and_remove_parse_into_nodes() -> None:
     ('phase p { news "{a b}" }\n', "E0105", (1, 20), "unexpected `b`"),
     ('phase p { if 1 < 2 { } elif 2 < 3 { } }\n', "E0103", (1, 24), "`elif` is not a word of this language"),
     ('phase p { if 1 <= 2 <= 3 { } }\n', "E0103", (1, 21), "comparisons cannot be chained"),
-    ('order o "O" {\n  requires 1 < 2 else "no"\n}\n', "E0103", (2, 12), "expected `:` before `1`"),
+    ('order o "O" {\n  requires 1 < 2 else "no"\n}\n', "E0103", (2, 3), "unexpected `requires`"),
     ('phase p { news \u201cx\u201d }\n', "E0102", (1, 16), "the character `\u201c` has no place here"),
     ('phase p { news "{a with {b}" }\n', "E0104", (1, 17), "not closed before the next `{`"),
     ('order o "O" {\n  require 1 < 2\n  effect { }\n}\n', "E0103", (2, 16), "expected `else` at the end of this line"),
