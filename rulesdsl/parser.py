@@ -432,6 +432,10 @@ class _Builder(Transformer[Any, Any]):
             self.errors.append(Diagnostic(extra[1], "E0106", "a report has one `template`"))
         return n.ReportDecl(self.span(meta), "report", fields, tpl, tspan)
 
+    @v_args(inline=True)
+    def report_name(self, tok: Token) -> Token:
+        return tok
+
     @v_args(meta=True, inline=True)
     def report_field(self, meta: Any, name: Token, value: n.Expr) -> n.ReportField:
         return n.ReportField(self.span(meta), str(name), value)

@@ -389,3 +389,12 @@ def test_an_unterminated_text_full_of_braces_fails_fast() -> None:
 ])
 def test_habits_from_elsewhere_get_a_hint(source: str, hint: str) -> None:
     assert parse_error(source).help == hint
+
+
+def test_a_report_field_may_be_named_like_a_statement_word() -> None:
+    # After `me.cash` the lexer reads `news` as the statement keyword; the report still parses, so the
+    # checker can say that `news` is a built-in report field.
+    module = parse_ok("report {\n  cash = me.cash\n  news = me.heard\n  run = 1\n}\n")
+    report = module.decls[0]
+    assert isinstance(report, n.ReportDecl)
+    assert [f.name for f in report.fields] == ["cash", "news", "run"]
