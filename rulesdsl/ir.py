@@ -396,6 +396,7 @@ class Program:
     procedures: list[Procedure] = field(default_factory=list)
     policy: OrderPolicy = field(default_factory=OrderPolicy)
     orders: list[Order] = field(default_factory=list)
+    unrun_orders: tuple[str, ...] = ()  # game orders no phase runs: their lines are refused
     phases: list[Phase] = field(default_factory=list)
     report: Report | None = None
     victories: list[Victory] = field(default_factory=list)

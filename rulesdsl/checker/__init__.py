@@ -35,6 +35,7 @@ def check(module: n.Module, source_hash: str, load_template: TemplateLoader) -> 
     program.policy = orders.policy(env, checker, module)
     program.orders = orders.orders(env, checker, program.policy)
     program.phases = orders.phases(env, checker, module)
+    program.unrun_orders = orders.unrun(env)
     program.victories = orders.victories(env, checker, module)
     program.report = report.report(env, checker, module, load_template)
     orders.unused_groups(env, program.orders)

@@ -81,6 +81,7 @@ class Env:
     orders: dict[str, n.OrderDecl] = field(default_factory=dict)
     order_args: dict[str, dict[str, T.Ty]] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)  # params, tables, functions referred to
+    runs: dict[str, Span] = field(default_factory=dict)  # game orders, and the `run` that runs each
 
     def resolve_type(self, ref: n.TypeRef) -> T.Ty:
         if isinstance(ref, n.NamedType):

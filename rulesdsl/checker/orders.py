@@ -244,11 +244,20 @@ def phases(env: Env, checker: ExprChecker, module: n.Module) -> list[ir.Phase]:
                                 help="an order runs in one phase")
             runs[stmt.order] = stmt.span
         out.append(ir.Phase(d.name, when, body, d.span.line, d.before_orders))
-    for name, o in env.orders.items():
-        if o.kind == "game" and name not in runs:
-            env.diags.error(o.span, "E0414", f"no phase runs order `{name}`, so it would never happen",
-                            help=f"add `phase {name}: run {name}` where it belongs in the sequence")
+    env.runs = runs
     return out
+
+
+def unrun(env: Env) -> tuple[str, ...]:
+    """Game orders that no phase runs: the game refuses their lines, so that none waits on file for ever."""
+    out = []
+    for name, o in env.orders.items():
+        if o.kind == "game" and name not in env.runs:
+            env.diags.warning(o.span, "W0102", f"order `{name}` is never run by a phase, so the game refuses it "
+                              "as not used", help=f"add `phase {name}: run {name}` where it belongs in the sequence, "
+                              "or remove the order")
+            out.append(name)
+    return tuple(out)
 
 
 _CHANGES = (n.Assign, n.Add, n.Remove, n.Clear, n.CallStmt, n.News, n.Tell)

@@ -570,6 +570,9 @@ class Emitter:
                         for f in p.world_fields:
                             w.line(self.field_spec(f) + ",")
                     w.line("),")
+                if p.unrun_orders:
+                    # Only a ruleset with such orders names them, so other modules read the same.
+                    w.line(f"unrun_orders={p.unrun_orders!r},")
                 w.line("report=report_data,")
                 rep = p.report
                 w.line(f"template={(rep.template if rep else '')!r},")

@@ -61,7 +61,7 @@ class Game:
         self.winners: list[str] = []
         self.orders = {o.name: o for o in spec.orders}
         self.groups = {grp.name: grp for grp in spec.policy.groups}
-        self.reader = OrderReader(spec.orders)
+        self.reader = OrderReader(spec.orders, frozenset(spec.unrun_orders))
         self.header = header_patterns(spec.policy)
         # per turn
         self._news: list[str] = []

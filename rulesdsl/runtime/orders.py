@@ -55,8 +55,9 @@ class Parsed:
 class OrderReader:
     """Matches lines against the ruleset's order syntaxes and reads their arguments."""
 
-    def __init__(self, orders: tuple[OrderSpec, ...]) -> None:
+    def __init__(self, orders: tuple[OrderSpec, ...], unrun: frozenset[str] = frozenset()) -> None:
         self.orders = orders
+        self.unrun = unrun  # orders no phase runs: they take no line from another order, and refuse their own
         self.patterns = [(o, compile_pattern(o.pattern)) for o in orders]
         self.by_keyword: dict[str, list[OrderSpec]] = {}
         for o in orders:
@@ -66,9 +67,13 @@ class OrderReader:
         stripped = text.strip()
         best_reason: str | None = None
         best_spec: OrderSpec | None = None
+        unrun: OrderSpec | None = None
         for spec, pat in self.patterns:
             m = pat.match(stripped)
             if not m:
+                continue
+            if spec.name in self.unrun:
+                unrun = unrun or spec
                 continue
             rec = OrderRec(spec.name, player, stripped, line)
             reason = None
@@ -85,6 +90,8 @@ class OrderReader:
                 best_reason, best_spec = reason, spec
         if best_reason is not None:
             return Parsed(best_spec, None, best_reason)
+        if unrun is not None:
+            return Parsed(unrun, None, "this order is not used in this game")
         word = re.split(r"[,\s]", stripped, maxsplit=1)[0].upper()
         candidates = self.by_keyword.get(word)
         if candidates:

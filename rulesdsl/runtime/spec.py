@@ -127,3 +127,4 @@ class RulesetSpec:
     line_map: tuple[tuple[int, int], ...] = field(default=())  # (first generated line, .rules line)
     world_cls: type | None = None  # None: the ruleset has no `world { ... }` block
     world_fields: tuple[FieldSpec, ...] = ()
+    unrun_orders: tuple[str, ...] = ()  # game orders that no phase runs: the game refuses their lines

@@ -233,7 +233,7 @@ CASES: dict[str, Case] = {
                  "phase q: run o2\n", "E0418"),
     "E0412": add('personal order o2 "O,{x}" {\n x: int\n cost money(1)  #!\n}\n', "E0412"),
     "E0413": add("phase again: run put  #!\n", "E0413"),
-    "E0414": add('order o2 "O,{x}" { x: int }  #!\n', "E0414"),
+    "W0102": add('order o2 "O,{x}" { x: int }  #!\n', "W0102", "phase o2: run o2"),
     "E0415": add("victory v for p { when p.active held for 0 turns }  #!\n", "E0415"),
     # ------------------------------------------------------------ the report
     "E0501": add('report { template "t.report.j2" }  #!\n', "E0501"),
@@ -472,7 +472,7 @@ def test_every_mistake_is_reported_in_one_run_sorted_by_position(tmp_path: Path)
         ("t.rules", b + 7, "E0306"),
         ("t.rules", b + 9, "E0221"),
         ("t.rules", b + 9, "W0101"),
-        ("t.rules", b + 13, "E0414"),
+        ("t.rules", b + 13, "W0102"),
     ]
     assert got == expected, show(checked.diagnostics)
     keys = [(d.span.file, d.span.line, d.span.col) for d in checked.diagnostics]
@@ -486,8 +486,8 @@ def test_check_command_reports_them_all_in_text(tmp_path: Path, capsys: pytest.C
     (tmp_path / "t.report.j2").write_text("{{ cash }}\n", encoding="utf-8")
     assert main(["check", str(rules)]) == 1
     out = capsys.readouterr().out
-    assert "6 error(s), 3 warning(s)" in out
-    for code in ("E0201", "E0301", "E0309", "E0306", "E0221", "E0414", "W0101"):
+    assert "5 error(s), 4 warning(s)" in out
+    for code in ("E0201", "E0301", "E0309", "E0306", "E0221", "W0102", "W0101"):
         assert f"[{code}]" in out
     first = out.index(f"{rules}:14:")
     assert first < out.index(f"{rules}:{BASE_LINES + 5}:") < out.index(f"{rules}:{BASE_LINES + 13}:")

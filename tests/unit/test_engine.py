@@ -277,6 +277,54 @@ def test_unknown_lines_are_refused_with_their_line(rulesets: dict[str, Loaded]) 
     assert [(line, text) for line, text, _ in refused(g)] == [(4, "Z,9"), (5, "M,notanumber")]
 
 
+# ---------------------------------------------------------------- an order that no phase runs
+
+UNRUN_RULES = sel_rules("").replace('stop order stop "STOP"\n', '''stop order stop "STOP"
+
+order idle "I,{word}" {
+  word: text
+}
+
+order spare "X {word}" {
+  word: text
+}
+
+order xray "X {slot}" {
+  slot: int
+  effect {
+    add "x{slot}" to me.log
+  }
+}
+phase xrays: run xray
+''')
+
+
+@pytest.fixture(scope="module")
+def unrun(tmp_path_factory: pytest.TempPathFactory) -> Loaded:
+    base = tmp_path_factory.mktemp("unrun")
+    return load_text(base, UNRUN_RULES, "{{ log }}\n", "sel", base / "cache")
+
+
+def test_the_lines_of_an_order_no_phase_runs_are_refused(unrun: Loaded) -> None:
+    assert unrun.spec.unrun_orders == ("idle", "spare")
+    g = unrun.new_game()
+    submit(g, "N,a", "I,later", "i, again", "N,b")
+    assert log(g) == ["a", "b"]
+    assert refused(g) == [(4, "I,later", "this order is not used in this game"),
+                          (5, "i, again", "this order is not used in this game")]
+    assert on_file(g) == []
+    submit(g)
+    assert log(g) == [] and refused(g) == [] and on_file(g) == []
+
+
+def test_an_order_no_phase_runs_takes_no_line_from_a_later_order(unrun: Loaded) -> None:
+    # `spare` ("X {word}", any text) comes before `xray` ("X {slot}"): a line `xray` reads is still an xray.
+    g = unrun.new_game()
+    submit(g, "X 5", "X five")
+    assert log(g) == ["x5"]
+    assert refused(g) == [(4, "X five", 'slot must be a whole number, not "five"')]
+
+
 # ---------------------------------------------------------------- runtime errors
 
 ERR_RULES = '''ruleset "Err" { version "1" turn "turn" }
