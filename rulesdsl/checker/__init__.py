@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
-from rulesdsl.checker import decls, orders, report
+from rulesdsl.checker import decls, orders, report, shadows
 from rulesdsl.checker.env import Env
 from rulesdsl.checker.exprs import ExprChecker
 from rulesdsl.checker.report import TemplateLoader
@@ -36,6 +36,7 @@ def check(module: n.Module, source_hash: str, load_template: TemplateLoader) -> 
     program.orders = orders.orders(env, checker, program.policy)
     program.phases = orders.phases(env, checker, module)
     program.unrun_orders = orders.unrun(env)
+    shadows.shadowed(env, program.orders, program.unrun_orders)
     program.victories = orders.victories(env, checker, module)
     program.report = report.report(env, checker, module, load_template)
     orders.unused_groups(env, program.orders)

@@ -12,14 +12,14 @@ from rulesdsl.runtime.spec import OrderSpec, PolicySpec
 if TYPE_CHECKING:
     from rulesdsl.runtime.engine import Game
 
-_SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def compile_pattern(pattern: str) -> re.Pattern[str]:
     """`A,{country},{units}` -> a regex: commas may have spaces round them, spaces are any run of spaces."""
     out = []
     pos = 0
-    for m in _SLOT.finditer(pattern):
+    for m in SLOT.finditer(pattern):
         out.append(_literal(pattern[pos:m.start()]))
         out.append(f"(?P<{m.group(1)}>.+?)")
         pos = m.end()
@@ -153,7 +153,7 @@ def header_patterns(policy: PolicySpec) -> list[re.Pattern[str]]:
     for line in policy.header:
         pos = 0
         parts = []
-        for m in _SLOT.finditer(line):
+        for m in SLOT.finditer(line):
             parts.append(_literal(line[pos:m.start()]))
             parts.append(f"(?P<{m.group(1)}>\\S+?)")
             pos = m.end()

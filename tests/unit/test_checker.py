@@ -222,6 +222,9 @@ CASES: dict[str, Case] = {
     "E0324-ends-turn": add('order o2 "O" {\n ends turn when chance(50, "end")  #!\n}\nphase q: run o2\n', "E0324"),
     "E0420": edit("  n: 1..9\n", "  n: 9..1  #!\n", "E0420", "`n: 1..9`"),
     "E0420-money": edit("  n: 1..9\n", "  n: money from 5 to -5  #!\n", "E0420", "`n: money from -5 to 5`"),
+    "E0421": add('order one "P,A,{n}"  #!\n{ n: 1..5 }\nphase q: run one\n', "E0421", "declare `one` before `put`"),
+    "E0421-same-syntax": add('order again "p,{b},{k}"  #!\n{\n b: Box\n k: 2..3\n}\nphase q: run again\n', "E0421"),
+    "E0421-wider-comma": add('order again "p, {b}, {k}"  #!\n{\n b: Box\n k: 2..3\n}\nphase q: run again\n', "E0421"),
     "E0405-list": add('order o2 "O,{x}" { x: list of text }  #!\nphase q: run o2\n', "E0405"),
     "E0411": Case("E0411", BASE.replace("  pay from cash\n", "", 1).replace("  cost money(n)\n",
                                                                             "  cost money(n)  #!\n", 1)),
@@ -438,6 +441,31 @@ def test_overlaps_and_gaps_say_which_keys(tmp_path: Path) -> None:
                      f"{BASE_LINES + 4}")]
     got = _table_diagnostics(tmp_path, "decimal", ["below 1", "from 1 below 2", "from 2 below 2.75"])
     assert got == [("W0203", 3, "`t` has no row for keys from 2.75; such a key stops the turn")]
+
+
+@pytest.mark.parametrize("order", [
+    'order one "P,C,{n}" { n: 1..5 }',  # C is no Box: `put` cannot read it
+    'order one "P,A,{n}" { n: 1..20 }',  # 12 is not 1..9
+    'order one "P,{b},{n}" {\n b: text\n n: 1..9\n}',  # any text, not only a Box
+    'order one "P,{b},{n},{m}" {\n b: Box\n n: int\n m: int\n}',  # "5,6" is not a number
+    'order one "P {b},{n}" {\n b: Box\n n: 1..9\n}',  # a space is not a comma
+    'personal order one "P,{b},{n}" {\n b: Box\n n: 1..9\n}',  # `put` is run nowhere: it takes no line
+])
+def test_an_order_that_some_lines_reach_is_not_shadowed(order: str, tmp_path: Path) -> None:
+    text = BASE + order + "\nphase q: run one\n" if order.startswith("order") else \
+        BASE.replace("phase putting: run put\n", "") + order + "\n"
+    checked = check_text(tmp_path, text)
+    assert not [d for d in checked.diagnostics if d.code == "E0421"], show(checked.diagnostics)
+
+
+def test_a_general_syntax_declared_first_shadows_the_particular_one(tmp_path: Path) -> None:
+    general = 'order any "P,{b},{n}" {\n b: text\n n: int\n}\n'
+    checked = check_text(tmp_path, BASE + general + "phase q: run any\n")
+    assert not [d for d in checked.diagnostics if d.code == "E0421"], show(checked.diagnostics)
+    first = BASE.replace('order put "P,{box},{n}" {', general + 'order put "P,{box},{n}" {', 1)
+    checked = check_text(tmp_path, first + "phase q: run any\n")
+    [d] = [d for d in checked.diagnostics if d.code == "E0421"]
+    assert d.message.startswith("order `put` can never be given") and "read as order `any`" in d.message, show([d])
 
 
 # ---------------------------------------------------------------- all at once, in order
