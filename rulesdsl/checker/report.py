@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import jinja2
 from jinja2 import meta as jmeta
 from jinja2 import nodes as jn
+from jinja2.parser import Parser
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
@@ -15,7 +18,7 @@ from rulesdsl import types as T
 from rulesdsl.checker.env import Context, Env, Scope, suggest
 from rulesdsl.checker.exprs import ExprChecker
 from rulesdsl.runtime.report import template_env
-from rulesdsl.source import Span
+from rulesdsl.source import Source, Span
 
 _ORDER_LINE = T.RecordT((("line", T.INT), ("text", T.TEXT), ("status", T.TEXT), ("reason", T.OptT(T.TEXT))))
 _REFUSED = T.RecordT((("line", T.INT), ("text", T.TEXT), ("reason", T.TEXT)))
@@ -73,18 +76,153 @@ def report(env: Env, checker: ExprChecker, module: n.Module, load: TemplateLoade
 
 def _check_template(env: Env, name: str, text: str, known: dict[str, T.Ty], span: Span) -> None:
     jenv = template_env()
+    toks = _Tokens(jenv, name, text)
+    parser: Parser | None = None
     try:
-        ast = jenv.parse(text, name=name)
+        parser = Parser(jenv, text, name=name)
+        ast = parser.parse()
     except jinja2.TemplateSyntaxError as e:
-        line = e.lineno or 1
-        env.diags.error(Span(name, line, 1, line, 2), "E0505", f"template syntax error: {e.message}")
+        _syntax_error(env, toks, e, parser)
         return
     for var in sorted(jmeta.find_undeclared_variables(ast)):
         if var not in known:
-            line = _first_use(ast, var)
-            env.diags.error(Span(name, line, 1, line, 2), "E0506", f"the template uses `{var}`, which the report "
-                            "does not have", help=suggest(var, known) or "add it to the `report { ... }` block")
-    _check_attrs(env, name, ast, dict(known))
+            env.diags.error(toks.name_span(var, _first_use(ast, var)), "E0506",
+                            f"the template uses `{var}`, which the report does not have",
+                            help=suggest(var, known) or "add it to the `report { ... }` block")
+    _check_attrs(env, toks, ast, dict(known))
+
+
+@dataclass(frozen=True)
+class _Tok:
+    """A token of the template with its place: the checker points at names, not at lines."""
+
+    line: int
+    col: int
+    kind: str
+    value: str
+
+    def span(self, file: str, start: _Tok | None = None) -> Span:
+        first = start or self
+        width = len(self.value.split("\n")[0].rstrip()) or 1
+        return Span(file, first.line, first.col, self.line, self.col + width)
+
+
+class _Tokens:
+    """The template's tokens as Jinja reads them (whitespace left out), each with its line and column."""
+
+    def __init__(self, jenv: jinja2.Environment, name: str, text: str) -> None:
+        self.name = name
+        # Jinja reads every line end as "\n"; so does the source the diagnostics quote.
+        plain = text.replace("\r\n", "\n").replace("\r", "\n")
+        self.source = Source(name, plain)
+        self.items: list[_Tok] = []
+        pos = 0
+        try:
+            for _, kind, value in jenv.lex(text):
+                # `lstrip_blocks` leaves some blanks out of the values: look for each from where the last ended.
+                at = plain.find(value, pos) if value else -1
+                if at < 0:
+                    continue
+                pos = at + len(value)
+                if kind != "whitespace":
+                    line, col = self.source.position(at)
+                    self.items.append(_Tok(line, col, kind, value))
+        except jinja2.TemplateSyntaxError:
+            pass  # the tokens before the mistake still place it
+
+    def line_span(self, line: int) -> Span:
+        """The text of a line, blanks left out: where to point when nothing better is known."""
+        text = self.source.line_text(line)
+        start = len(text) - len(text.lstrip()) + 1
+        return Span(self.name, line, start, line, max(start + 1, len(text.rstrip()) + 1))
+
+    def offset_span(self, offset: int) -> Span:
+        line, col = self.source.position(offset)
+        return Span(self.name, line, col, line, col + 1)
+
+    def find(self, line: int, text: str) -> Span | None:
+        """Where `text` stands on `line`: as a token, or else after the last token read (the lexer stopped there)."""
+        hit = next((t for t in self.items if t.line == line and t.value == text), None)
+        if hit is not None:
+            return hit.span(self.name)
+        read = [t for t in self.items if t.line == line]
+        after = read[-1].col - 1 + len(read[-1].value) if read else 0
+        col = self.source.line_text(line).find(text, after)
+        return Span(self.name, line, col + 1, line, col + 1 + len(text)) if col >= 0 else None
+
+    def before(self, i: int) -> _Tok | None:
+        return self.items[i - 1] if i > 0 else None
+
+    def name_span(self, var: str, line: int) -> Span:
+        """The first place on `line` (or anywhere) where `var` is read as a name: not `.var`, not `|var`."""
+        hits = [t for i, t in enumerate(self.items) if t.kind == "name" and t.value == var
+                and not ((b := self.before(i)) and b.kind == "operator" and b.value in (".", "|"))]
+        hit = next((t for t in hits if t.line == line), hits[0] if hits else None)
+        return hit.span(self.name) if hit else self.line_span(line)
+
+    def attr_span(self, attr: str, base: str | None, line: int) -> Span:
+        """Where `.attr` is read on `line`, after `base` (the name or field it is read from) if that is known."""
+        hits = []
+        for i, t in enumerate(self.items):
+            dot = self.before(i)
+            if t.kind == "name" and t.value == attr and t.line == line and dot and dot.value == ".":
+                owner = self.before(i - 1)
+                hits.append((owner is not None and owner.value == base, t))
+        best = [t for exact, t in hits if exact] or [t for _, t in hits]
+        return best[0].span(self.name) if best else self.line_span(line)
+
+    def unclosed(self, tag: str) -> tuple[_Tok, _Tok] | None:
+        """The `{% tag ... %}` that opens a block left open: its `{%` and its tag name."""
+        stack: list[tuple[_Tok, _Tok]] = []
+        for i, t in enumerate(self.items):
+            start = self.before(i)
+            if t.kind != "name" or start is None or start.kind != "block_begin":
+                continue
+            if t.value.startswith("end"):
+                opened = t.value[3:]
+                for k in range(len(stack) - 1, -1, -1):
+                    if stack[k][1].value == opened:
+                        del stack[k]
+                        break
+            else:
+                stack.append((start, t))
+        return next((pair for pair in reversed(stack) if pair[1].value == tag), None)
+
+
+_INNERMOST = re.compile(r"innermost block that needs to be closed is '(\w+)'")
+
+
+def _syntax_error(env: Env, toks: _Tokens, e: jinja2.TemplateSyntaxError, parser: Parser | None) -> None:
+    """E0505 at the mistake: the character the lexer stopped at, the token the parser did not expect, or the
+    block left open."""
+    message = e.message or "the template cannot be read"
+    line = e.lineno or 1
+    notes: list[str] = []
+    help_text: str | None = None
+    span = toks.line_span(line)
+    current = parser.stream.current if parser is not None else None
+    inner = _INNERMOST.search(message)
+    opened = toks.unclosed(inner.group(1)) if inner else None
+    at = re.search(r" at (\d+)$", message)
+    unexpected = re.match(r"unexpected '(.+?)'", message)
+    if at:
+        span = toks.offset_span(int(at.group(1)))
+    elif current is not None and current.type == "eof" and opened is not None:
+        tag = opened[1].value
+        span = opened[1].span(toks.name, opened[0])
+        message = f"the template ends inside this `{tag}` block"
+        help_text = f"close it with `{{% end{tag} %}}`"
+    elif unexpected and (found := toks.find(line, unexpected.group(1))) is not None:
+        span = found
+    elif current is not None and current.type != "eof":
+        same_line = [t for t in toks.items if t.line == current.lineno]
+        hit = next((t for t in same_line if t.value == str(current.value)), None) \
+            or next((t for t in same_line if t.kind == current.type), None)
+        if hit is not None:
+            span = hit.span(toks.name)
+    if opened is not None and current is not None and current.type != "eof" and opened[0].line != span.line:
+        notes.append(f"the `{opened[1].value}` block opened at line {opened[0].line} is still open here")
+    env.diags.error(span, "E0505", f"template syntax error: {message}", help=help_text, notes=notes)
 
 
 def _first_use(ast: jn.Node, var: str) -> int:
@@ -94,7 +232,7 @@ def _first_use(ast: jn.Node, var: str) -> int:
     return 1
 
 
-def _check_attrs(env: Env, name: str, node: jn.Node, scope: dict[str, T.Ty]) -> None:
+def _check_attrs(env: Env, toks: _Tokens, node: jn.Node, scope: dict[str, T.Ty]) -> None:
     """Checks `x.field` against report types, following `for` loops over lists of records."""
     if isinstance(node, jn.For) and isinstance(node.target, jn.Name):
         it = _jtype(node.iter, scope)
@@ -102,19 +240,21 @@ def _check_attrs(env: Env, name: str, node: jn.Node, scope: dict[str, T.Ty]) -> 
         inner[node.target.name] = it.item if isinstance(it, (T.ListT, T.SetT)) else T.ANY
         inner["loop"] = T.ANY
         for child in node.body:
-            _check_attrs(env, name, child, inner)
+            _check_attrs(env, toks, child, inner)
         for child in node.else_:
-            _check_attrs(env, name, child, scope)
-        _check_attrs(env, name, node.iter, scope)
+            _check_attrs(env, toks, child, scope)
+        _check_attrs(env, toks, node.iter, scope)
         return
     if isinstance(node, jn.Getattr):
         base = _jtype(node.node, scope)
         if isinstance(base, T.RecordT) and base.get(node.attr) is None:
-            env.diags.error(Span(name, node.lineno, 1, node.lineno, 2), "E0507",
+            owner = node.node.name if isinstance(node.node, jn.Name) else \
+                node.node.attr if isinstance(node.node, jn.Getattr) else None
+            env.diags.error(toks.attr_span(node.attr, owner, node.lineno), "E0507",
                             f"the template reads `.{node.attr}`, which is not in {base.show()}",
                             help=suggest(node.attr, [k for k, _ in base.fields]))
     for child in node.iter_child_nodes():
-        _check_attrs(env, name, child, scope)
+        _check_attrs(env, toks, child, scope)
 
 
 def _jtype(node: jn.Node, scope: dict[str, T.Ty]) -> T.Ty:

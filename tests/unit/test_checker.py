@@ -468,6 +468,34 @@ def test_a_general_syntax_declared_first_shadows_the_particular_one(tmp_path: Pa
     assert d.message.startswith("order `put` can never be given") and "read as order `any`" in d.message, show([d])
 
 
+@pytest.mark.parametrize(("text", "code", "line", "col", "width"), [
+    ("Cash {{ cash }}\nMoney {{ cahs }}\n", "E0506", 2, 10, 4),
+    ("{{ cash }}\n  {% for u in orders.used %}\n  {{ u.text }} {{ u.txt }}\n  {% endfor %}\n", "E0507", 3, 21, 3),
+    ("{{ game.title }} {{ game.tilte }}\n", "E0507", 1, 26, 5),
+    ("Cash {{ cash }}\n{% for x in %}\n", "E0505", 2, 13, 2),
+    ("{{ cash }\n", "E0505", 1, 9, 1),
+    ('{{ cash }} {{ "abc }}\n', "E0505", 1, 15, 1),
+    ("{{ cash }}\n{% if cash %}\nfoo\n", "E0505", 2, 1, 5),
+])
+def test_template_diagnostics_point_at_the_name_or_the_mistake(text: str, code: str, line: int, col: int, width: int,
+                                                                tmp_path: Path) -> None:
+    checked = check_text(tmp_path, BASE, text)
+    [d] = checked.diagnostics
+    assert (d.code, d.span.file, d.span.line, d.span.col, d.span.end_line, d.span.end_col) == \
+        (code, "t.report.j2", line, col, line, col + width), show([d])
+
+
+def test_a_template_block_left_open_says_which_and_how_to_close_it(tmp_path: Path) -> None:
+    checked = check_text(tmp_path, BASE, "{{ cash }}\n{% for u in orders.used %}\n{% if u %}\n{% endfor %}\n")
+    [d] = checked.diagnostics
+    assert (d.code, d.span.line) == ("E0505", 4)
+    assert d.notes == ("the `if` block opened at line 3 is still open here",)
+    checked = check_text(tmp_path, BASE, "{{ cash }}\n{% for u in orders.used %}\n{{ u.text }}\n")
+    [d] = checked.diagnostics
+    assert (d.span.line, d.message, d.help) == (2, "template syntax error: the template ends inside this `for` block",
+                                                "close it with `{% endfor %}`")
+
+
 # ---------------------------------------------------------------- all at once, in order
 
 MANY = BASE.replace("  moves: int = 0\n", "  moves: intt = 0\n", 1) + '''param spare: int = 1
