@@ -314,13 +314,19 @@ class Emitter:
         for text in body.lines:
             w.lines.append(text)
         w.line_map.extend((py + offset, src) for py, src in body.line_map)
+        rules = [(py + offset, label) for py, label in body.rule_map]
         w.line()
         w.line("LINE_MAP = (")
         with w.indent():
             for i in range(0, len(w.line_map), 6):
                 w.line(" ".join(f"({a}, {b})," for a, b in w.line_map[i:i + 6]))
         w.line(")")
-        w.line("RULESET = _ruleset(LINE_MAP)")
+        w.line("RULE_MAP = (")
+        with w.indent():
+            for py, label in rules:
+                w.line(f"({py}, {label!r}),")
+        w.line(")")
+        w.line("RULESET = _ruleset(LINE_MAP, RULE_MAP)")
         return w.text()
 
     def things(self) -> None:
@@ -351,6 +357,7 @@ class Emitter:
         for t in self.p.tables:
             w.section()
             w.mark(t.line)
+            w.rule(f"table {t.name}")
             if t.kind == "weighted":
                 w.line(f"def {names.table(t.name)}(g, rng):")
                 with w.indent():
@@ -385,12 +392,14 @@ class Emitter:
         for f in self.p.functions:
             w.section()
             w.mark(f.line)
+            w.rule(f"function {f.name}")
             w.line(f"def {names.function(f.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in f.params)]) + "):")
             with w.indent():
                 w.line(f"return {self.ex(f.body)}", f.body.line)
         for pr in self.p.procedures:
             w.section()
             w.mark(pr.line)
+            w.rule(f"procedure {pr.name}")
             w.line(f"def {names.procedure(pr.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in pr.params)])
                    + "):")
             with w.indent():
@@ -405,6 +414,7 @@ class Emitter:
         w = self.w
         w.section()
         w.mark(value.line)
+        w.rule(f"order {o.name}")
         w.line(f"def {names.order(o.name, part)}(g, me, o):")
         with w.indent():
             self._unpack(o)
@@ -420,6 +430,7 @@ class Emitter:
                     continue
                 w.section()
                 w.mark(o.line)
+                w.rule(f"order {o.name}")
                 w.line(f"def {names.order(o.name, part)}(g, me, o):")
                 with w.indent():
                     self._unpack(o)
@@ -434,6 +445,7 @@ class Emitter:
             if o.effect:
                 w.section()
                 w.mark(o.line)
+                w.rule(f"order {o.name}")
                 w.line(f"def {names.order(o.name, 'effect')}(g, me, o):")
                 with w.indent():
                     self._unpack(o)
@@ -443,6 +455,7 @@ class Emitter:
         for grp in self.p.policy.groups:
             w.section()
             w.mark(grp.line)
+            w.rule(f"order group {grp.name}")
             w.line(f"def {names.group(grp.name)}(g, me):")
             with w.indent():
                 w.line(f"return {self.ex(grp.reason)}", grp.reason.line)
@@ -452,11 +465,13 @@ class Emitter:
         for ph in self.p.phases:
             w.section()
             w.mark(ph.line)
+            w.rule(f"phase {ph.name}")
             w.line(f"def {names.phase(ph.name)}(g):")
             with w.indent():
                 self.stmts(ph.body)
             if ph.when is not None:
                 w.section()
+                w.rule(f"phase {ph.name}")
                 w.line(f"def {names.phase(ph.name)}_when(g):", ph.when.line)
                 with w.indent():
                     w.line(f"return {self.ex(ph.when)}", ph.when.line)
@@ -465,6 +480,7 @@ class Emitter:
         w = self.w
         rep = self.p.report
         w.section(rep.line if rep is not None else None)
+        w.rule("the report")
         w.line("def report_data(g, me):")
         with w.indent():
             w.line("out = {}")
@@ -474,12 +490,14 @@ class Emitter:
         for v in self.p.victories:
             w.section()
             w.mark(v.line)
+            w.rule(f"victory {v.name}")
             w.line(f"def {names.victory(v.name, 'when')}(g, {names.local(v.var)}):")
             with w.indent():
                 w.line(f"return {self.ex(v.when)}", v.when.line)
             if v.warn is not None:
                 w.section()
                 w.mark(v.warn.line)
+                w.rule(f"victory {v.name}")
                 w.line(f"def {names.victory(v.name, 'warn')}(g, {names.local(v.var)}):")
                 with w.indent():
                     w.line(f"return {self.ex(v.warn)}", v.warn.line)
@@ -494,6 +512,12 @@ class Emitter:
         return (f"FieldSpec({f.name!r}, {names.attr(f.name)!r}, {type_desc(f.ty)!r}, {default}, "
                 f"{f.reset_each_turn!r})")
 
+    def field_line(self, f: ir.FieldDef, shown: str) -> None:
+        """A field's spec, whose default may fail while a turn runs: its lines name the field."""
+        self.w.rule(f"the default of {shown}")
+        self.w.line(self.field_spec(f) + ",", f.default.line if f.default is not None else None)
+        self.w.rule("")
+
     def spec(self) -> None:
         w = self.w
         p = self.p
@@ -501,7 +525,8 @@ class Emitter:
                      "FieldSpec"):
             self.used.add(name)
         w.section()
-        w.line("def _ruleset(line_map):")
+        w.rule("")
+        w.line("def _ruleset(line_map, rule_map):")
         with w.indent():
             w.line("return RulesetSpec(")
             with w.indent():
@@ -515,7 +540,7 @@ class Emitter:
                 w.line("player_fields=(")
                 with w.indent():
                     for f in p.player_fields:
-                        w.line(self.field_spec(f) + ",")
+                        self.field_line(f, f"player.{f.name}")
                 w.line("),")
                 w.line("things=(")
                 with w.indent():
@@ -523,7 +548,7 @@ class Emitter:
                         w.line(f"ThingSpec({t.name!r}, {t.name}, {t.key!r}, (")
                         with w.indent():
                             for f in t.fields:
-                                w.line(self.field_spec(f) + ",")
+                                self.field_line(f, f"{t.name}.{f.name}")
                         w.line("), (")
                         with w.indent():
                             for inst in p.instances.get(t.name, []):
@@ -568,7 +593,7 @@ class Emitter:
                     w.line("world_fields=(")
                     with w.indent():
                         for f in p.world_fields:
-                            w.line(self.field_spec(f) + ",")
+                            self.field_line(f, f"world.{f.name}")
                     w.line("),")
                 if p.unrun_orders:
                     # Only a ruleset with such orders names them, so other modules read the same.
@@ -580,10 +605,12 @@ class Emitter:
                 w.line(f"report_schema={_pyjson(p.report_schema)},")
                 w.line(f"state_schema={_pyjson(p.state_schema)},")
                 w.line("line_map=line_map,")
+                w.line("rule_map=rule_map,")
             w.line(")")
 
     def order_spec(self, o: ir.Order) -> None:
         w = self.w
+        w.rule(f"order {o.name}")  # the bounds of its arguments
         def fn(part: str, present: bool) -> str:
             return names.order(o.name, part) if present else "None"
 
@@ -592,7 +619,9 @@ class Emitter:
             lo = f"lambda g: {self.ex(a.low)}" if a.low is not None else "None"
             hi = f"lambda g: {self.ex(a.high)}" if a.high is not None else "None"
             args.append(f"ArgSpec({a.name!r}, {type_desc(a.ty)!r}, {lo}, {hi})")
-        w.line(f"OrderSpec({o.name!r}, {o.kind!r}, {o.pattern!r}, ({', '.join(args)}{',' if len(args) == 1 else ''}),")
+        bounds = [b.line for a in o.args for b in (a.low, a.high) if b is not None]
+        w.line(f"OrderSpec({o.name!r}, {o.kind!r}, {o.pattern!r}, ({', '.join(args)}{',' if len(args) == 1 else ''}),",
+               bounds[0] if bounds else None)
         with w.indent():
             extra = ""
             if o.counts_as or o.ends_turn is not None:
@@ -600,6 +629,7 @@ class Emitter:
             w.line(f"{fn('valid', bool(o.valids))}, {fn('require', bool(o.requires))}, "
                    f"{fn('cost', o.cost is not None)}, {fn('effect', bool(o.effect))}, {o.once_per!r}, {o.line}"
                    f"{extra}),")
+        w.rule("")
 
 
 def _zero(ty: T.Ty) -> str:

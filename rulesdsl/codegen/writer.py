@@ -1,4 +1,4 @@
-"""Python source lines -> one module text, remembering which `.rules` line each block came from."""
+"""Python source lines -> one module text, remembering which `.rules` line and which rule each block came from."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ class Writer:
         self.lines: list[str] = []
         self.level = 0
         self.line_map: list[tuple[int, int]] = []
+        # (first generated line, the rule that holds it: "function tax", "phase boom"; "" for none).
+        self.rule_map: list[tuple[int, str]] = []
         self._last_src = 0
 
     def line(self, text: str = "", src: int | None = None) -> None:
@@ -32,6 +34,14 @@ class Writer:
     def mark(self, src: int) -> None:
         """A comment naming the `.rules` line of the block that follows."""
         self.line(f"# {self.source_name}:{src}", src)
+
+    def rule(self, label: str) -> None:
+        """The lines from the next one on belong to the rule `label`, until the next call."""
+        start = len(self.lines) + 1
+        if self.rule_map and self.rule_map[-1][0] == start:
+            self.rule_map.pop()  # nothing was written under the last one
+        if not self.rule_map or self.rule_map[-1][1] != label:
+            self.rule_map.append((start, label))
 
     @contextmanager
     def indent(self) -> Iterator[None]:

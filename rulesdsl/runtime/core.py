@@ -54,12 +54,16 @@ class OrderFailed(Exception):
 
 
 class RulesError(Exception):
-    """A failure inside a generated module, pointed at the `.rules` line it came from."""
+    """A failure inside a generated module, pointed at the `.rules` line it came from, the rule that holds
+    that line (`function tax`), and what the engine was doing (`order "T,3" of Ann`)."""
 
-    def __init__(self, message: str, file: str = "", line: int = 0, doing: str = "") -> None:
-        self.message, self.file, self.line, self.doing = message, file, line, doing
+    def __init__(self, message: str, file: str = "", line: int = 0, doing: str = "", rule: str = "") -> None:
+        self.message, self.file, self.line, self.doing, self.rule = message, file, line, doing, rule
         where = f"{file}:{line}: " if file else ""
-        tail = f" (while {doing})" if doing else ""
+        parts = [f"in {rule}"] if rule else []
+        if doing and doing != rule:
+            parts.append(f"while {doing}")
+        tail = f" ({', '.join(parts)})" if parts else ""
         super().__init__(f"{where}{message}{tail}")
 
 

@@ -11,11 +11,13 @@ import hashlib
 import random
 import traceback
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from rulesdsl.runtime.core import OrderFailed, OrderRec, PlayerBase, RulesError, TableMiss, Thing, WorldBase
 from rulesdsl.runtime.orders import OrderReader, header_patterns
 from rulesdsl.runtime.spec import OrderSpec, RulesetSpec
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -161,23 +163,18 @@ class Game:
                 phase.run(self)
 
     def locate(self, exc: BaseException) -> RulesError:
-        line = 0
+        """The error as the designer reads it: the `.rules` line and the rule of the innermost generated
+        line the error passed through, and what the engine was doing."""
+        line, rule = 0, ""
         for frame, lineno in traceback.walk_tb(exc.__traceback__):
             if self.module_file and frame.f_code.co_filename == self.module_file:
-                line = self._rules_line(lineno)
+                line = _last_before(self.spec.line_map, lineno, 0)
+                rule = _last_before(self.spec.rule_map, lineno, "")
         kind = type(exc).__name__
         msg = str(exc) if isinstance(exc, (TableMiss, IndexError)) else f"{kind}: {exc}"
         if isinstance(exc, ZeroDivisionError):
             msg = "division by zero"
-        return RulesError(msg, self.spec.source if line else "", line, self._doing)
-
-    def _rules_line(self, pyline: int) -> int:
-        found = 0
-        for start, src in self.spec.line_map:
-            if start > pyline:
-                break
-            found = src
-        return found
+        return RulesError(msg, self.spec.source if line else "", line, self._doing, rule if line else "")
 
     def _reset_fields(self) -> None:
         for tspec in self.spec.things:
@@ -404,6 +401,16 @@ class Game:
 
     def news_items(self) -> list[str]:
         return list(self._news)
+
+
+def _last_before(pairs: tuple[tuple[int, T], ...], pyline: int, none: T) -> T:
+    """The value of the last (first generated line, value) pair that starts at or before `pyline`."""
+    found = none
+    for start, value in pairs:
+        if start > pyline:
+            break
+        found = value
+    return found
 
 
 def _ident(value: Any) -> Any:

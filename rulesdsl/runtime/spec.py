@@ -125,6 +125,8 @@ class RulesetSpec:
     report_schema: dict[str, Any]
     state_schema: dict[str, Any]
     line_map: tuple[tuple[int, int], ...] = field(default=())  # (first generated line, .rules line)
+    # (first generated line, the rule it belongs to: "function tax", "phase boom"; "" for none)
+    rule_map: tuple[tuple[int, str], ...] = field(default=())
     world_cls: type | None = None  # None: the ruleset has no `world { ... }` block
     world_fields: tuple[FieldSpec, ...] = ()
     unrun_orders: tuple[str, ...] = ()  # game orders that no phase runs: the game refuses their lines

@@ -160,6 +160,26 @@ def test_the_line_map_points_into_the_rules_file(covert_py: str) -> None:
             assert (i, int(m.group(1))) in line_map
 
 
+def test_the_rule_map_names_the_declaration_of_every_generated_function(covert_py: str,
+                                                                        covert_tree: ast.Module) -> None:
+    namespace: dict[str, object] = {}
+    exec(compile(covert_py, "covert_generated.py", "exec"), namespace)
+    rule_map = namespace["RULE_MAP"]
+    assert isinstance(rule_map, tuple) and namespace["RULESET"].rule_map == rule_map  # type: ignore[attr-defined]
+    decls = _declarations(COVERT)
+    orders = {name for kind, name in decls if kind == "order"}
+    phases = {name for kind, name in decls if kind == "phase"}
+    victories = {name for kind, name in decls if kind == "victory"}
+    words = {"table": "table", "define": "function", "procedure": "procedure", "order": "order", "phase": "phase",
+             "victory": "victory"}
+    blocks = [b for b in covert_tree.body if isinstance(b, ast.FunctionDef) and b.name != "_ruleset"]
+    assert len(blocks) > 60
+    for block in blocks:
+        rule = [label for start, label in rule_map if start <= block.lineno][-1]
+        kind, name = _origin(block.name, orders, phases, victories)
+        assert rule == ("the report" if kind == "report" else f"{words[kind]} {name}"), block.name
+
+
 def test_the_generated_module_runs(covert_py: str) -> None:
     namespace: dict[str, object] = {"__name__": "covert_generated"}
     exec(compile(covert_py, "covert_generated.py", "exec"), namespace)

@@ -358,10 +358,20 @@ report {
   score = me.score
   template "err.report.j2"
 }
+order tax "T,{n}" {
+  n: int
+  effect {
+    me.score += share(n)
+  }
+}
+phase taxing: run tax
+define share(n: int) -> int =
+  100 div (n - n)
 '''
 BOOM_LINE = 23  # news "{100 div (turn - turn)}"
 SCORE_LINE = 13  # me.score += 100 div n
 WHEN_LINE = 25  # phase second when 10 div divisor > 0
+SHARE_LINE = 40  # 100 div (n - n), in function share
 
 
 @pytest.fixture(scope="module")
@@ -371,6 +381,7 @@ def err(tmp_path_factory: pytest.TempPathFactory) -> Loaded:
     lines = ERR_RULES.splitlines()
     assert "turn - turn" in lines[BOOM_LINE - 1] and "100 div n" in lines[SCORE_LINE - 1]
     assert lines[WHEN_LINE - 1].startswith("phase second")
+    assert lines[SHARE_LINE - 1] == "  100 div (n - n)"
     return loaded
 
 
@@ -379,8 +390,8 @@ def test_division_by_zero_in_a_phase_names_the_file_line_and_phase(err: Loaded) 
     with pytest.raises(RulesError) as info:
         g.process_turn([])
     e = info.value
-    assert (e.file, e.line, e.doing) == ("err.rules", BOOM_LINE, "phase boom")
-    assert str(e) == f"err.rules:{BOOM_LINE}: division by zero (while phase boom)"
+    assert (e.file, e.line, e.doing, e.rule) == ("err.rules", BOOM_LINE, "phase boom", "phase boom")
+    assert str(e) == f"err.rules:{BOOM_LINE}: division by zero (in phase boom)"
 
 
 def test_division_by_zero_in_an_order_names_the_order(err: Loaded) -> None:
@@ -388,9 +399,9 @@ def test_division_by_zero_in_an_order_names_the_order(err: Loaded) -> None:
     with pytest.raises(RulesError) as info:
         g.process_turn([("ann.txt", "1\nA\nS,5\nS,0\n")])
     e = info.value
-    assert (e.file, e.line) == ("err.rules", SCORE_LINE)
+    assert (e.file, e.line, e.rule) == ("err.rules", SCORE_LINE, "order score")
     assert 'order "S,0" of Ann' in e.doing
-    assert "division by zero" in str(e) and f"err.rules:{SCORE_LINE}" in str(e)
+    assert str(e) == f'err.rules:{SCORE_LINE}: division by zero (in order score, while order "S,0" of Ann)'
 
 
 def test_error_in_a_phase_condition_names_that_phase(err: Loaded) -> None:
@@ -400,6 +411,30 @@ def test_error_in_a_phase_condition_names_that_phase(err: Loaded) -> None:
     e = info.value
     assert (e.file, e.line) == ("err.rules", WHEN_LINE)
     assert e.doing == "phase second", str(e)
+    assert str(e) == f"err.rules:{WHEN_LINE}: division by zero (in phase second)"
+
+
+def test_error_in_a_function_names_the_function_and_the_order_that_called_it(err: Loaded) -> None:
+    g = err.new_game()
+    with pytest.raises(RulesError) as info:
+        g.process_turn([("ann.txt", "1\nA\nT,3\n")])
+    e = info.value
+    assert (e.file, e.line, e.rule, e.doing) == ("err.rules", SHARE_LINE, "function share", 'order "T,3" of Ann')
+    assert str(e) == f'err.rules:{SHARE_LINE}: division by zero (in function share, while order "T,3" of Ann)'
+
+
+def test_error_in_a_default_names_the_field(tmp_path: Path) -> None:
+    # The default is worked out again at the start of every turn: with one player gone, it divides by 0.
+    quota = "  quota: int = 10 div (size(players) - 2) reset each turn\n"
+    rules = ERR_RULES.replace("  score: int = 0\n", "  score: int = 0\n" + quota)
+    loaded = load_text(tmp_path, rules, "{{ score }}\n", "err", tmp_path / "cache")
+    g = loaded.new_game(players=3)
+    g.all_players[2].active = False
+    with pytest.raises(RulesError) as info:
+        g.process_turn([])
+    e = info.value
+    assert (e.line, e.rule) == (4, "the default of player.quota")
+    assert str(e) == "err.rules:4: division by zero (in the default of player.quota)"
 
 
 def _err_game(tmp_path: Path, boom_turn: int) -> GameFolder:
@@ -422,7 +457,7 @@ def test_a_failed_turn_leaves_the_game_folder_unchanged(tmp_path: Path) -> None:
     before = file_tree(folder.root)
     with pytest.raises(GameError) as info:
         folder.process_turn(_orders(tmp_path))
-    assert f"err.rules:{BOOM_LINE}" in str(info.value) and "phase boom" in str(info.value)
+    assert f"err.rules:{BOOM_LINE}: division by zero (in phase boom)" in str(info.value)
     assert "as it was" in str(info.value)
     assert file_tree(folder.root) == before
 
