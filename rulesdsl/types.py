@@ -181,6 +181,23 @@ def unify(a: Ty, b: Ty) -> Ty | None:
     return None
 
 
+def describe(t: Ty) -> str:
+    """A type as a designer says it in a sentence: "a count (int)", "money", "a number", "text"."""
+    if isinstance(t, Num):
+        if t.literal:
+            return "a number"
+        if t.unit == "money":
+            return t.show()
+        return "a decimal" if t.decimal else "a count (int)"
+    return t.show()
+
+
+def mixes_money(a: Ty, b: Ty) -> bool:
+    """Are `a` and `b` numbers of different kinds, one money and the other a count?"""
+    return (isinstance(a, Num) and isinstance(b, Num) and not a.literal and not b.literal
+            and a.unit != b.unit)
+
+
 def arith(op: str, a: Ty, b: Ty) -> Ty | str:
     """Result type of `a op b`, or a message saying why the operands do not fit."""
     if a == ANY or b == ANY:
@@ -193,26 +210,29 @@ def arith(op: str, a: Ty, b: Ty) -> Ty | str:
         if a.literal or b.literal:
             unit = b.unit if a.literal else a.unit
         elif a.unit != b.unit:
-            return (f"cannot {'add' if op == '+' else 'subtract' if op == '-' else 'take the remainder of'} "
-                    f"{a.show()} and {b.show()}")
+            if op == "+":
+                return f"cannot add {describe(b)} to {describe(a)}"
+            if op == "-":
+                return f"cannot subtract {describe(b)} from {describe(a)}"
+            return f"cannot take the remainder of {describe(a)} divided by {describe(b)}"
         else:
             unit = a.unit
         return Num(unit, decimal, literal)
     if op == "*":
         if a.unit and b.unit:
-            return f"cannot multiply {a.show()} by {b.show()}"
+            return f"cannot multiply {describe(a)} by {describe(b)}"
         return Num(a.unit or b.unit, decimal, literal)
     # "/" and "div"
     if b.literal:
         return Num(a.unit, decimal, literal)
     if a.literal:
         if b.unit:
-            return f"cannot divide a number by {b.show()}"
+            return f"cannot divide a number by {describe(b)}"
         return Num("", decimal)
     if a.unit == b.unit:
         return Num("", decimal)
     if b.unit:
-        return f"cannot divide {a.show()} by {b.show()}"
+        return f"cannot divide {describe(a)} by {describe(b)}"
     return Num(a.unit, decimal)
 
 

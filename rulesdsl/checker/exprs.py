@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 from fractions import Fraction
 
 from rulesdsl import ir
@@ -23,6 +24,107 @@ def _path(e: n.Expr) -> str | None:
         base = _path(e.obj)
         return f"{base}.{e.name}" if base else None
     return None
+
+
+_PREC = {"or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4, "not in": 4,
+         "+": 5, "-": 5, "*": 6, "/": 6, "div": 6, "%": 6}
+
+
+def show_expr(e: n.Expr) -> str | None:
+    """The expression as the designer wrote it (give or take spaces and brackets), for hints; None if too big."""
+    out = _show(e)
+    return out if out is not None and len(out) <= 60 else None
+
+
+def _show(e: n.Expr) -> str | None:
+    if isinstance(e, n.Name):
+        return e.name
+    if isinstance(e, n.Number):
+        v = e.value
+        return str(v) if isinstance(v, int) else str(float(v))
+    if isinstance(e, n.Bool):
+        return "true" if e.value else "false"
+    if isinstance(e, n.NoneLit):
+        return "none"
+    if isinstance(e, n.Text):
+        return '"' + "".join(p for p in e.parts if isinstance(p, str)) + '"' if all(
+            isinstance(p, str) for p in e.parts) else None
+    if isinstance(e, n.Attr):
+        obj = _show(e.obj)
+        return f"{_wrap(obj, e.obj, 9)}.{e.name}" if obj is not None else None
+    if isinstance(e, n.Index):
+        obj, idx = _show(e.obj), _show(e.index)
+        return f"{_wrap(obj, e.obj, 9)}[{idx}]" if obj is not None and idx is not None else None
+    if isinstance(e, n.Call):
+        args = [_show(a) for a in e.args]
+        return f"{e.func}({', '.join(a for a in args if a is not None)})" if None not in args else None
+    if isinstance(e, n.UnaryOp):
+        inner = _show(e.operand)
+        if inner is None:
+            return None
+        return f"not {_wrap(inner, e.operand, 3)}" if e.op == "not" else f"-{_wrap(inner, e.operand, 7)}"
+    if isinstance(e, n.ListLit):
+        items = [_show(i) for i in e.items]
+        return f"[{', '.join(i for i in items if i is not None)}]" if None not in items else None
+    if isinstance(e, n.Comprehension):
+        body, source = _show(e.body), _show(e.source)
+        where = _show(e.where) if e.where is not None else ""
+        by = _show(e.by) if e.by is not None else ""
+        if body is None or source is None or where is None or by is None:
+            return None
+        inner = (f"{body} for {e.var} in {source}" + (f" where {where}" if where else "")
+                 + (f" by {by}" if by else "") + (" descending" if e.descending else ""))
+        return f"[{inner}]" if e.func == "list" else f"{e.func}({inner})"
+    if isinstance(e, n.BinOp):
+        left, right = _show(e.left), _show(e.right)
+        if left is None or right is None:
+            return None
+        prec = _PREC.get(e.op, 0)
+        return f"{_wrap(left, e.left, prec)} {e.op} {_wrap(right, e.right, prec + 1)}"
+    return None
+
+
+def _wrap(text: str, e: n.Expr, prec: int) -> str:
+    """`text` in brackets if `e` binds less tightly than an operand of precedence `prec` needs."""
+    if isinstance(e, n.BinOp):
+        mine = _PREC.get(e.op, 0)
+    elif isinstance(e, n.UnaryOp):
+        mine = 3 if e.op == "not" else 7
+    else:
+        return text
+    return f"({text})" if mine < prec else text
+
+
+def _walk(e: n.Expr) -> list[n.Expr]:
+    """`e` and every expression inside it."""
+    out = [e]
+    for f in fields(e):
+        v = getattr(e, f.name)
+        items = v if isinstance(v, tuple) else (v,)
+        for item in items:
+            if isinstance(item, tuple):  # record fields: (name, expr)
+                item = item[-1]
+            if isinstance(item, n.Expr):
+                out.extend(_walk(item))
+    return out
+
+
+def _joined(a: Span, b: Span) -> Span:
+    """From the start of `a` to the end of `b`."""
+    return Span(a.file, a.line, a.col, b.end_line, b.end_col)
+
+
+def convert_hint(value: T.Ty, want: T.Ty, node: n.Expr | None) -> str | None:
+    """How to turn a number of one kind into the other (`money(n)`, `amount(m)`), or None if they are not."""
+    if not T.mixes_money(value, want):
+        return None
+    assert isinstance(value, T.Num) and isinstance(want, T.Num)
+    x = (show_expr(node) if node is not None else None) or ("n" if want.unit == "money" else "m")
+    if value.decimal and not want.decimal:
+        x = f"round({x})"
+    if want.unit == "money":
+        return f"money and counts do not mix: `money({x})` turns a count into money"
+    return f"money and counts do not mix: `amount({x})` turns money into a count"
 
 
 def literal_number(e: ir.Expr) -> int | Fraction | None:
@@ -56,6 +158,11 @@ class ExprChecker:
     def __init__(self, env: Env) -> None:
         self.env = env
         self.diags = env.diags
+        # Every expression checked, by its span: a hint can then quote what the designer wrote even
+        # when a caller (a cost, a default) hands `expect` only a span.
+        self._nodes: dict[Span, n.Expr] = {}
+        self._inferring: set[str] = set()  # functions whose result type is being guessed for an E0323 hint
+        self._reported: set[str] = set()  # secret parameters the texts being checked already reported
 
     # ------------------------------------------------------------ helpers
     def err(self, span: Span, code: str, msg: str, help: str | None = None) -> None:
@@ -63,13 +170,27 @@ class ExprChecker:
 
     def expect(self, e: ir.Expr, want: T.Ty, span: Span, what: str) -> ir.Expr:
         if not T.assignable(e.ty, want):
-            hint = None
-            if isinstance(e.ty, T.OptT) and T.assignable(e.ty.inner, want):
-                hint = "this may be none: check it first with `if x != none`"
-            elif isinstance(e.ty, T.Num) and isinstance(want, T.Num) and e.ty.unit != want.unit:
-                hint = "money and counts do not mix; a table or a parameter of the right type converts"
-            self.err(span, "E0301", f"{what} should be {want.show()}, but this is {e.ty.show()}", hint)
+            self.err(span, "E0301", f"{what} should be {want.show()}, but this is {e.ty.show()}",
+                     self.type_hint(e.ty, want, self._nodes.get(span)))
         return e
+
+    def type_hint(self, have: T.Ty, want: T.Ty, node: n.Expr | None) -> str | None:
+        """How to turn a value of type `have` into one of type `want`, in the words of the expression."""
+        x = show_expr(node) if node is not None else None
+        if isinstance(have, T.OptT) and T.assignable(have.inner, want):
+            return f"this may be none: check it first with `if {x or 'x'} != none {{ ... }}`"
+        if T.mixes_money(have, want):
+            return convert_hint(have, want, node)
+        if isinstance(have, T.Num) and isinstance(want, T.Num) and have.decimal and not want.decimal:
+            if isinstance(node, n.BinOp) and node.op == "/":
+                left, right = show_expr(node.left), show_expr(node.right)
+                if left is not None and right is not None:
+                    whole = f"{_wrap(left, node.left, 6)} div {_wrap(right, node.right, 7)}"
+                    return (f"`/` always gives a decimal: divide with `div` for a whole number (`{whole}`), "
+                            "or round with `round(...)`, `floor(...)` or `ceil(...)`")
+            x = x or "x"
+            return f"a decimal does not fit a whole number: round it with `round({x})`, `floor({x})` or `ceil({x})`"
+        return None
 
     def cond(self, node: n.Expr, scope: Scope, ctx: Context) -> ir.Expr:
         e = self.expr(node, scope, ctx)
@@ -101,6 +222,7 @@ class ExprChecker:
     # ------------------------------------------------------------ expressions
     def expr(self, node: n.Expr, scope: Scope, ctx: Context) -> ir.Expr:
         line = node.span.line
+        self._nodes[node.span] = node
         if isinstance(node, n.Number):
             lit = T.LITERAL_DEC if not isinstance(node.value, int) else T.LITERAL
             return ir.Const(lit, line, node.value)
@@ -357,14 +479,14 @@ class ExprChecker:
             self.expect(right, T.BOOL, node.right.span, f"`{op}` needs conditions; this")
             return ir.BinOp(T.BOOL, line, op, left, right)
         right = self.expr(node.right, scope, ctx)
-        if op in ("==", "!="):
-            if not T.equatable(left.ty, right.ty):
-                self.err(node.span, "E0315", f"cannot compare {left.ty.show()} with {right.ty.show()}")
-            return ir.BinOp(T.BOOL, line, op, left, right)
-        if op in ("<", "<=", ">", ">="):
-            if not T.comparable(left.ty, right.ty):
-                self.err(node.span, "E0315", f"cannot order {left.ty.show()} against {right.ty.show()}",
-                         help="only numbers of the same kind compare with < and >")
+        if op in ("==", "!=", "<", "<=", ">", ">="):
+            ok = T.equatable(left.ty, right.ty) if op in ("==", "!=") else T.comparable(left.ty, right.ty)
+            if not ok:
+                hint = self._mix_hint(node, left.ty, right.ty)
+                if hint is None and op not in ("==", "!="):
+                    hint = f"`{op}` compares numbers of the same kind"
+                self.err(node.span, "E0315", f"cannot compare {T.describe(left.ty)} with {T.describe(right.ty)}",
+                         help=hint)
             return ir.BinOp(T.BOOL, line, op, left, right)
         if op in ("in", "not in"):
             coll = right.ty
@@ -388,11 +510,22 @@ class ExprChecker:
                      help="divide by something that cannot be 0, or test it first with `if`")
         res = T.arith(op, left.ty, right.ty)
         if isinstance(res, str):
-            self.err(node.span, "E0317", res)
+            self.err(node.span, "E0317", res, help=self._mix_hint(node, left.ty, right.ty))
             return ir.BinOp(T.ANY, line, op, left, right)
         if op == "div":
             res = T.Num(res.unit, False, res.literal) if isinstance(res, T.Num) else res
         return ir.BinOp(res, line, op, left, right)
+
+    @staticmethod
+    def _mix_hint(node: n.BinOp, a: T.Ty, b: T.Ty) -> str | None:
+        """For `a OP b` mixing money and a count: the two ways to make both the same kind."""
+        if not T.mixes_money(a, b):
+            return None
+        a_is_money = isinstance(a, T.Num) and a.unit == "money"
+        money_side, count_side = (node.left, node.right) if a_is_money else (node.right, node.left)
+        m, c = show_expr(money_side) or "m", show_expr(count_side) or "n"
+        return (f"money and counts do not mix: `amount({m})` turns money into a count, "
+                f"`money({c})` turns a count into money")
 
     # ------------------------------------------------------------ calls
     def call(self, node: n.Call, scope: Scope, ctx: Context) -> ir.Expr:
@@ -566,6 +699,13 @@ class ExprChecker:
                 self.expect(value, target.ty, node.value.span, "the new value")
             elif not T.is_num(target.ty):
                 self.err(node.target.span, "E0317", f"`{node.op}` needs a number here, not {target.ty.show()}")
+            elif T.mixes_money(value.ty, T.strip_opt(target.ty)):
+                x = show_expr(node.target)
+                place = f"`{x}`, {T.describe(target.ty)}" if x is not None else T.describe(target.ty)
+                verb = "add" if node.op == "+=" else "take"
+                self.err(node.value.span, "E0317", f"cannot {verb} {T.describe(value.ty)} "
+                         f"{'to' if node.op == '+=' else 'from'} {place}",
+                         help=convert_hint(value.ty, T.strip_opt(target.ty), node.value))
             else:
                 self.expect(value, T.strip_opt(target.ty), node.value.span, f"the amount of `{node.op}`")
             return ir.Assign(line, target, node.op, value)
@@ -762,13 +902,25 @@ def _join(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
 
 
 def _money(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
-    c.expect(args[0], T.INT, node.args[0].span, "the argument of `money`")
-    return T.MONEY
+    return _convert(c, args[0], node, T.INT, T.MONEY)
 
 
 def _count_of(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
-    c.expect(args[0], T.MONEY, node.args[0].span, "the argument of `amount`")
-    return T.INT
+    return _convert(c, args[0], node, T.MONEY, T.INT)
+
+
+def _convert(c: ExprChecker, arg: ir.Expr, node: n.Call, have: T.Ty, result: T.Ty) -> T.Ty:
+    """`money(n)` and `amount(m)`: a value already of the result's kind needs no conversion."""
+    assert isinstance(result, T.Num)
+    if isinstance(arg.ty, T.Num) and not arg.ty.literal and not arg.ty.decimal and arg.ty.unit == result.unit:
+        x = show_expr(node.args[0])
+        what = f"`{x}`" if x is not None else "this"
+        kind = "money" if result == T.MONEY else "a count (int)"
+        c.err(node.args[0].span, "E0301", f"the argument of `{node.func}` should be {have.show()}, but this is "
+              f"{arg.ty.show()}", help=f"{what} is {kind} already: use it as it is, without `{node.func}(...)`")
+        return result
+    c.expect(arg, have, node.args[0].span, f"the argument of `{node.func}`")
+    return result
 
 
 Typer = Callable[[ExprChecker, tuple[ir.Expr, ...], n.Call], T.Ty]

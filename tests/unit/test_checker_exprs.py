@@ -1,0 +1,92 @@
+"""Checker, expressions and statements: one diagnostic per mistake, at the mistake, in the designer's words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulesdsl.diagnostics import Diagnostic
+from tests.unit.rulestools import BASE, BASE_LINES, check_text, show
+
+FIRST = BASE_LINES + 1  # the line of the first line added after BASE
+
+
+def diagnostics(tmp_path: Path, text: str) -> list[Diagnostic]:
+    return check_text(tmp_path, text).diagnostics
+
+
+def only(tmp_path: Path, text: str, code: str) -> Diagnostic:
+    """The one diagnostic of `text`, which must have `code`: a mistake gets one diagnostic, not a cascade."""
+    got = diagnostics(tmp_path, text)
+    assert [d.code for d in got] == [code], show(got)
+    return got[0]
+
+
+def effect(stmts: str) -> str:
+    """BASE with the effect of order `put` (arguments `box: Box`, `n: 1..9`) replaced."""
+    old = "  effect { box.stones += n }\n"
+    assert old in BASE
+    return BASE.replace(old, f"  effect {{\n{stmts}\n  }}\n", 1)
+
+
+# ---------------------------------------------------------------- money and counts
+
+
+def test_money_added_to_a_count_is_E0317_with_amount(tmp_path: Path) -> None:
+    d = only(tmp_path, effect("    box.stones += me.cash"), "E0317")
+    assert d.message == "cannot add money to `box.stones`, a count (int)"
+    assert d.help is not None and "`amount(me.cash)` turns money into a count" in d.help
+
+
+def test_a_count_taken_from_money_is_E0317_with_money(tmp_path: Path) -> None:
+    d = only(tmp_path, effect("    me.cash -= n"), "E0317")
+    assert d.message == "cannot take a count (int) from `me.cash`, money"
+    assert d.help is not None and "`money(n)` turns a count into money" in d.help
+
+
+def test_a_decimal_added_to_a_count_stays_E0301_and_says_how_to_round(tmp_path: Path) -> None:
+    d = only(tmp_path, effect("    box.stones += n * 1.5"), "E0301")
+    assert d.help is not None and "`round(n * 1.5)`" in d.help
+
+
+def test_a_cost_in_counts_names_money_of_the_expression(tmp_path: Path) -> None:
+    d = only(tmp_path, BASE.replace("  cost money(n)\n", "  cost n * 2\n", 1), "E0301")
+    assert d.help is not None and "`money(n * 2)` turns a count into money" in d.help
+
+
+def test_money_of_money_says_it_is_money_already(tmp_path: Path) -> None:
+    d = only(tmp_path, effect("    me.cash += money(me.cash)"), "E0301")
+    assert d.help is not None and "`me.cash` is money already" in d.help
+
+
+def test_amount_of_a_count_says_it_is_a_count_already(tmp_path: Path) -> None:
+    d = only(tmp_path, effect("    box.stones += amount(n)"), "E0301")
+    assert d.help is not None and "`n` is a count (int) already" in d.help
+
+
+def test_money_compared_with_a_count_says_so_and_how_to_convert(tmp_path: Path) -> None:
+    text = BASE.replace("  cost money(n)\n", '  require me.cash > box.stones else "too poor"\n  cost money(n)\n', 1)
+    d = only(tmp_path, text, "E0315")
+    assert d.message == "cannot compare money with a count (int)"
+    assert d.help is not None and "`amount(me.cash)`" in d.help and "`money(box.stones)`" in d.help
+
+
+def test_money_plus_a_count_says_how_to_convert(tmp_path: Path) -> None:
+    d = only(tmp_path, BASE + "phase q { for each b in Box { let v = b.stones + money(1) } }\n", "E0317")
+    assert d.message == "cannot add money to a count (int)"
+    assert d.help is not None and "`money(b.stones)`" in d.help and "`amount(money(1))`" in d.help
+
+
+def test_a_decimal_stored_in_a_count_suggests_div(tmp_path: Path) -> None:
+    d = only(tmp_path, BASE + "phase q { for each b in Box { b.stones = b.stones * 3 / 2 } }\n", "E0301")
+    assert d.message == "the new value should be int, but this is decimal"
+    assert d.help is not None and "`b.stones * 3 div 2`" in d.help and "`round(...)`" in d.help
+
+
+def test_a_decimal_stored_in_a_count_suggests_the_rounding_builtins(tmp_path: Path) -> None:
+    d = only(tmp_path, BASE + "phase q { for each b in Box { b.stones = b.stones * 1.5 } }\n", "E0301")
+    assert d.help is not None and "`round(b.stones * 1.5)`, `floor(b.stones * 1.5)` or `ceil(b.stones * 1.5)`" in d.help
+
+
+def test_a_text_compared_with_a_number_is_said_in_words(tmp_path: Path) -> None:
+    d = only(tmp_path, BASE + 'phase q { for each b in Box { if b.name >= 3 { news "x" } } }\n', "E0315")
+    assert d.message == "cannot compare text with a number"
