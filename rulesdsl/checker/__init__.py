@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
-from rulesdsl.checker import decls, orders, report, shadows
+from rulesdsl.checker import decls, lookups, orders, report, shadows
 from rulesdsl.checker.env import Env
 from rulesdsl.checker.exprs import ExprChecker
 from rulesdsl.checker.report import TemplateLoader
@@ -40,6 +40,7 @@ def check(module: n.Module, source_hash: str, load_template: TemplateLoader) -> 
     program.victories = orders.victories(env, checker, module)
     program.report = report.report(env, checker, module, load_template)
     orders.unused_groups(env, program.orders)
+    lookups.check(env, module, program.tables, program.orders)
     unused(env, module)
 
     program.params = list(env.params.values())

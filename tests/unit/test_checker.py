@@ -196,6 +196,14 @@ CASES: dict[str, Case] = {
     "E0316-remove": add("phase q { for each b in Box { remove 1 from b.stones } }  #!\n", "E0316"),
     "E0301-remove": add('phase q { for each b in Box { remove "A" from b.near } }  #!\n', "E0301"),
     "E0336": add('phase q { for each b in Box { b.code = "Z" } }  #!\n', "E0336"),
+    "E0339": add("table t(x: int) -> int { 1: 2, 2: 3 }\nphase q { let v = t(3) }  #!\n", "E0339"),
+    "E0339-range": add("table t(x: int) -> int { 0 to 4: 1, 5 to 9: 2 }\nphase q { let v = t[12] }  #!\n", "E0339"),
+    "E0339-text": add('table t(x: text) -> int { "a": 1 }\ndefine f() -> int = t("A")  #!\nphase q { let v = f() }\n',
+                      "E0339"),
+    "E0340": add("phase q { for each b in Box { let v = [b][-1] } }  #!\n", "E0340", "size(L) - 1"),
+    "W0205": Case("W0205", BASE.replace("  cost money(n)\n", "  cost price(n)  #!\n", 1)
+                  + "table price(k: int) -> money { 1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 7: 2, 8: 2, 9: 2 }\n",
+                  hint="limit `n`"),
     "E0338": add("define f(b: Box) -> decimal = b.stones / 0  #!\n" + USE_F, "E0338"),
     "E0338-div": add("phase q { for each b in Box { b.stones = b.stones div (0) } }  #!\n", "E0338"),
     "E0338-remainder": add("phase q { for each b in Box { b.stones = b.stones % 0 } }  #!\n", "E0338"),
@@ -400,7 +408,7 @@ def test_a_duplicate_is_not_also_reported_unused(decl: str, tmp_path: Path) -> N
 
 def _table_diagnostics(tmp_path: Path, key: str, rows: list[str]) -> list[tuple[str, int, str]]:
     text = BASE + f"table t(x: {key}) -> int {{\n" + "".join(f" {r}: {i}\n" for i, r in enumerate(rows)) \
-        + "}\nphase q { let v = t(1) }\n"
+        + "}\nphase q { for each b in Box { let v = t(b.stones) } }\n"
     checked = check_text(tmp_path, text)
     return [(d.code, d.span.line - BASE_LINES - 1, d.message) for d in checked.diagnostics]
 
@@ -494,6 +502,31 @@ def test_a_template_block_left_open_says_which_and_how_to_close_it(tmp_path: Pat
     [d] = checked.diagnostics
     assert (d.span.line, d.message, d.help) == (2, "template syntax error: the template ends inside this `for` block",
                                                 "close it with `{% endfor %}`")
+
+
+def test_reads_that_a_local_name_or_a_condition_makes_safe_are_not_reported(tmp_path: Path) -> None:
+    text = BASE.replace("  cost money(n)\n", "  cost price(n)\n", 1).replace("  n: 1..9\n", "  n: 1..6\n", 1) + (
+        "table price(k: int) -> money { below 1: 0, 1 to 5: 1, from 6: 2 }\n"
+        "table t(x: int) -> int { 1: 2 }\n"
+        "phase q {\n let t = [1, 2]\n let v = t[1] + t[0]\n let w = [3][0]\n}\n"
+        "define f(x: int) -> int = t(1) + [x][0]\nphase r { let v = f(1) }\n")
+    checked = check_text(tmp_path, text)
+    assert checked.ok and not checked.diagnostics, show(checked.diagnostics)
+
+
+def test_an_argument_a_table_does_not_cover_names_the_missing_keys(tmp_path: Path) -> None:
+    text = BASE.replace("  cost money(n)\n", "  cost price(n)\n", 1) \
+        + "table price(k: int) -> money { 1: 1, 2: 2, 3: 2, 4: 2, 5: 2, 8: 3 }\n"
+    checked = check_text(tmp_path, text)
+    [d] = checked.diagnostics
+    assert d.message == ("`n` of order `put` may be 6, 7 and 9, and table `price` has no row for them: such an "
+                         "order would stop the turn"), show([d])
+
+
+def test_one_mistake_in_a_table_read_is_reported_once(tmp_path: Path) -> None:
+    # A key of the wrong type is E0301 alone, not also "no row for it".
+    checked = check_text(tmp_path, BASE + 'table t(x: int) -> int { 1: 2 }\nphase q { let v = t("1") }\n')
+    assert [d.code for d in checked.diagnostics] == ["E0301"], show(checked.diagnostics)
 
 
 # ---------------------------------------------------------------- all at once, in order
