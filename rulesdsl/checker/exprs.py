@@ -9,7 +9,16 @@ from fractions import Fraction
 from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
-from rulesdsl.checker.env import PLAYER_BUILTINS, PLAYER_WRITABLE, Context, Env, Scope, suggest, suggest_key
+from rulesdsl.checker.env import (
+    PLAYER_BUILTINS,
+    PLAYER_WRITABLE,
+    Context,
+    Env,
+    FuncInfo,
+    Scope,
+    suggest,
+    suggest_key,
+)
 from rulesdsl.source import Span
 
 AGGREGATES = {"sum", "count", "max", "min", "any", "all", "best", "sorted", "list"}
@@ -152,6 +161,59 @@ def _default_for(ty: T.Ty, line: int) -> ir.Expr:
     if isinstance(ty, (T.ListT, T.SetT)):
         return ir.MakeList(ty, line, ())
     return ir.Const(ty, line, None)
+
+
+# `me` where no player gives an order: what to write instead, by where it stands.
+_ME_HINTS = {
+    "phase": "a phase acts for every player at once: go through them, `for each p in players { ... }`, "
+             "and write `p` for `me`",
+    "procedure": "pass the player as a parameter, like `procedure pay(p: Player)`, or go through them: "
+                 "`for each p in players { ... }`",
+    "function": "pass the player as a parameter, like `define f(p: Player) = ...`",
+    "victory": "a victory rule names its own player, as in `victory v for p { when p.cash > 100 }`: write `p`",
+    "static": "a default or a table value is the same for every player; change it in an order's effect",
+}
+# Names other languages use for true, false and none.
+_FOREIGN_LITERALS = {"true": "write `true`", "false": "write `false`", "none": "write `none`",
+                     "null": "write `none`", "nil": "write `none`"}
+
+
+# Where chance is refused, by context kind, and what to do instead.
+_CHANCE_PLACES = {
+    "function": "a function",
+    "order": "an order's `valid`, `require`, `cost` or `ends turn`",
+    "report": "a report",
+    "victory": "a victory rule",
+    "static": "a default, a table or a bound, which are fixed before play",
+}
+_CHANCE_HINTS = {
+    "function": "draw in the phase or the order's effect that calls it, and pass the result as a parameter",
+    "order": "draw in the order's `effect`, and `fail` there if the draw goes against it",
+}
+
+
+def _params(params: tuple[tuple[str, T.Ty], ...]) -> str:
+    return ", ".join(f"{p}: {ty.show()}" for p, ty in params)
+
+
+def _writable(ty: T.Ty) -> bool:
+    """Can the designer write this type after `->`?"""
+    if isinstance(ty, T.Num):
+        return not ty.literal
+    if isinstance(ty, (T.OptT, T.ListT, T.SetT)):
+        inner = ty.inner if isinstance(ty, T.OptT) else ty.item
+        return _writable(inner) and not isinstance(inner, T.OptT)
+    if isinstance(ty, T.MapT):
+        return _writable(ty.key) and _writable(ty.value)
+    return isinstance(ty, T.ThingT) or ty in (T.BOOL, T.TEXT)
+
+
+def _header_span(decl: n.DefineDecl) -> Span:
+    """`define NAME(PARAMS`: where a result type is written, after the parameters."""
+    s = decl.span
+    end = decl.params[-1].span.end_col + 1 if decl.params and decl.params[-1].span.line == s.line \
+        else s.col + len(f"define {decl.name}()")
+    return Span(s.file, s.line, s.col, s.line, end)
 
 
 class ExprChecker:
@@ -464,7 +526,8 @@ class ExprChecker:
         ir_args = tuple(self.expr(a, scope, ctx) for a in args)
         if len(ir_args) != len(params):
             self.err(span, "E0314", f"table `{name}` takes {len(params)} key(s), not {len(ir_args)}")
-        for a, node, p in zip(ir_args, args, params, strict=False):
+            return ir.TableGet(result, span.line, name, ir_args)  # the keys' types would only say it again
+        for a, node, p in zip(ir_args, args, params, strict=True):
             self.expect(a, p, node.span, f"the key of `{name}`")
         return ir.TableGet(result, span.line, name, ir_args)
 
@@ -562,7 +625,8 @@ class ExprChecker:
         arity, typer = sig
         if len(args) not in arity:
             want = " or ".join(str(a) for a in sorted(arity))
-            self.err(node.span, "E0322", f"`{name}` takes {want} argument(s), not {len(args)}")
+            self.err(node.span, "E0322", f"`{name}` takes {want} argument{'s' if max(arity) > 1 else ''}, "
+                     f"not {len(args)}", help=f"it is called as `{_SIGNATURES[name]}`")
             return ir.Builtin(T.ANY, line, name, args)
         res = typer(self, args, node)
         return ir.Builtin(res, line, name, args)
@@ -571,20 +635,19 @@ class ExprChecker:
         info = self.env.functions[node.func]
         self.env.used.add(node.func)
         ctx.calls.add(node.func)
-        if not info.done and not info.checking:
+        if not info.done and not info.checking and not self._inferring:
             from rulesdsl.checker.decls import check_function
 
             check_function(self.env, self, info)
         args = tuple(self.expr(a, scope, ctx) for a in node.args)
-        if len(args) != len(info.params):
-            self.err(node.span, "E0322",
-                     f"`{node.func}` takes {len(info.params)} argument(s), not {len(args)}")
-        for a, an, (pname, pty) in zip(args, node.args, info.params, strict=False):
-            self.expect(a, pty, an.span, f"argument `{pname}` of `{node.func}`")
+        self.arguments(node.func, args, node.args, info.params, node.span)
         result = info.result
         if result is None:
-            self.err(node.span, "E0323", f"`{node.func}` calls itself: give it a result type",
-                     help=f"write `define {node.func}(...) -> TYPE = ...`")
+            if info.checking and not self._inferring:
+                self.err(_header_span(info.decl), "E0323",
+                         f"`{node.func}` calls itself, so its result type must be written",
+                         help=f"write it after the parameters: `define {node.func}({_params(info.params)}) -> "
+                              f"{self._guess_result(info)} = ...`")
             result = T.ANY
         if ctx.kind == "report":
             for s in sorted(info.secrets):
@@ -593,12 +656,56 @@ class ExprChecker:
         ctx.secrets |= info.secrets
         return ir.CallFn(result, node.span.line, node.func, args)
 
+    def arguments(self, func: str, args: tuple[ir.Expr, ...], nodes: tuple[n.Expr, ...],
+                  params: tuple[tuple[str, T.Ty], ...], span: Span) -> None:
+        """The arguments of a call of a function or procedure: their number (E0322), then their types (E0301)."""
+        if len(args) != len(params):
+            # One mistake: the types of arguments that may be shifted or missing would only say it again.
+            self.err(span, "E0322", f"`{func}` takes {len(params)} argument{'' if len(params) == 1 else 's'}, "
+                     f"not {len(args)}", help=f"it is declared `{func}({_params(params)})`")
+            return
+        wrong = [i for i, (a, (_, pty)) in enumerate(zip(args, params, strict=True)) if not T.assignable(a.ty, pty)]
+        if len(wrong) == 2:
+            i, j = wrong
+            if T.assignable(args[i].ty, params[j][1]) and T.assignable(args[j].ty, params[i][1]):
+                shown = [show_expr(x) for x in nodes]
+                shown[i], shown[j] = shown[j], shown[i]
+                fix = (f"write `{func}({', '.join(x for x in shown if x is not None)})`" if None not in shown
+                       else f"it is declared `{func}({_params(params)})`")
+                self.err(_joined(nodes[i].span, nodes[j].span), "E0301",
+                         f"the arguments `{params[i][0]}` and `{params[j][0]}` of `{func}` are the wrong way round: "
+                         f"`{params[i][0]}` should be {params[i][1].show()}, but this is {args[i].ty.show()}",
+                         help=fix)
+                return
+        for a, an, (pname, pty) in zip(args, nodes, params, strict=True):
+            self.expect(a, pty, an.span, f"argument `{pname}` of `{func}`")
+
+    def _guess_result(self, info: FuncInfo) -> str:
+        """The result type a recursive function seems to have, from its other branches, or `TYPE`.
+
+        The body is checked again quietly, its own recursive calls typed `any`; functions not yet
+        checked are not checked from here, so that their diagnostics are not lost with the quiet ones.
+        """
+        name = info.decl.name
+        scope = Scope()
+        for pname, pty in info.params:
+            scope.declare(pname, pty)
+        mark = len(self.diags.items)
+        self._inferring.add(name)
+        try:
+            ty = T.concrete(self.expr(info.decl.body, scope, Context("function", allow_chance=False)).ty)
+        finally:
+            self._inferring.discard(name)
+            del self.diags.items[mark:]
+        return ty.show() if _writable(ty) else "TYPE"
+
     def chance(self, node: n.Call, scope: Scope, ctx: Context) -> ir.Expr:
         line = node.span.line
         name = node.func
         if not ctx.allow_chance:
-            self.err(node.func_span, "E0324", f"`{name}` draws at random and cannot be used in a {ctx.kind}",
-                     help="draw in a phase or an order effect and store the result")
+            self.err(node.func_span, "E0324", f"`{name}` draws at random and cannot be used in "
+                     f"{_CHANCE_PLACES.get(ctx.kind, 'this place')}", help=_CHANCE_HINTS.get(
+                         ctx.kind, "draw in a phase or an order effect and store the result"))
         want = {"chance": 2, "roll": 2, "draw": 2, "pick": 2, "shuffle": 2}[name]
         if len(node.args) != want or not isinstance(node.args[-1], n.Text) or any(
                 not isinstance(p, str) for p in node.args[-1].parts):
@@ -752,10 +859,7 @@ class ExprChecker:
             proc = self.env.procedures[node.func]
             self.env.used.add(node.func)
             args = tuple(self.expr(a, scope, ctx) for a in node.args)
-            if len(args) != len(proc.params):
-                self.err(node.span, "E0322", f"`{node.func}` takes {len(proc.params)} argument(s), not {len(args)}")
-            for a, an, (pname, pty) in zip(args, node.args, proc.params, strict=False):
-                self.expect(a, pty, an.span, f"argument `{pname}` of `{node.func}`")
+            self.arguments(node.func, args, node.args, proc.params, node.span)
             return ir.CallProc(line, node.func, args)
         if isinstance(node, n.Run):
             if not ctx.allow_run:
@@ -943,4 +1047,12 @@ _BUILTINS: dict[str, tuple[set[int], Typer]] = {
     "money": ({1}, _money),
     "amount": ({1}, _count_of),
 }
+# How each builtin is called, as the language reference writes it: the hint of a wrong argument count.
+_SIGNATURES = {
+    "min": "min(a, b[, c])", "max": "max(a, b[, c])", "clamp": "clamp(x, lo, hi)", "abs": "abs(x)",
+    "round": "round(x)", "floor": "floor(x)", "ceil": "ceil(x)", "size": "size(x)", "length": "length(t)",
+    "upper": "upper(t)", "truncate": "truncate(t, n)", "is_alnum": "is_alnum(t)", "join": "join(L, sep)",
+    "text": "text(x)", "first": "first(L)", "money": "money(n)", "amount": "amount(m)",
+}
+assert set(_SIGNATURES) == set(_BUILTINS)
 BUILTIN_NAMES = sorted([*_BUILTINS, *CHANCE, "orders"])

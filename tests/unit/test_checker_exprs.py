@@ -90,3 +90,70 @@ def test_a_decimal_stored_in_a_count_suggests_the_rounding_builtins(tmp_path: Pa
 def test_a_text_compared_with_a_number_is_said_in_words(tmp_path: Path) -> None:
     d = only(tmp_path, BASE + 'phase q { for each b in Box { if b.name >= 3 { news "x" } } }\n', "E0315")
     assert d.message == "cannot compare text with a number"
+
+
+# ---------------------------------------------------------------- calls
+
+
+CONTROLS = "define holds(p: Player, b: Box) -> bool = b.owner[p] > 0\n"
+
+
+def test_a_missing_argument_is_one_E0322_with_the_signature(tmp_path: Path) -> None:
+    text = BASE.replace("  cost money(n)\n", '  require holds(box) else "no"\n  cost money(n)\n', 1) + CONTROLS
+    d = only(tmp_path, text, "E0322")
+    assert d.message == "`holds` takes 2 arguments, not 1"
+    assert d.help == "it is declared `holds(p: Player, b: Box)`"
+
+
+def test_a_procedure_with_a_missing_argument_is_one_E0322(tmp_path: Path) -> None:
+    text = BASE + "procedure fill(b: Box, k: int) { b.stones += k }\nphase q { for each b in Box { fill(b) } }\n"
+    d = only(tmp_path, text, "E0322")
+    assert d.help == "it is declared `fill(b: Box, k: int)`"
+
+
+def test_a_builtin_with_a_missing_argument_shows_how_it_is_called(tmp_path: Path) -> None:
+    d = only(tmp_path, effect("    box.stones = clamp(box.stones + n, 5)"), "E0322")
+    assert d.message == "`clamp` takes 3 arguments, not 2"
+    assert d.help == "it is called as `clamp(x, lo, hi)`"
+
+
+def test_swapped_arguments_are_one_diagnostic(tmp_path: Path) -> None:
+    text = BASE.replace("  cost money(n)\n", '  require holds(box, me) else "no"\n  cost money(n)\n', 1) + CONTROLS
+    d = only(tmp_path, text, "E0301")
+    assert "wrong way round" in d.message
+    assert d.help == "write `holds(me, box)`"
+
+
+def test_a_table_with_a_missing_key_is_one_E0314(tmp_path: Path) -> None:
+    text = BASE + "table t(b: Box, k: int) -> int { A, 1: 1\n A, 2: 2 }\nphase q { let v = t(3) }\n"
+    codes = [d.code for d in diagnostics(tmp_path, text) if d.severity == "error"]
+    assert codes == ["E0314"]
+
+
+def test_recursion_without_a_result_type_points_at_the_header_and_guesses_the_type(tmp_path: Path) -> None:
+    text = BASE + ("define depth(b: Box, k: int) =\n  if k > 0 then depth(b, k - 1) + depth(b, k - 2) else 0\n"
+                   "phase q { for each b in Box { b.stones = depth(b, 3) } }\n")
+    d = only(tmp_path, text, "E0323")
+    assert (d.span.line, d.span.col, d.span.end_col) == (FIRST, 1, len("define depth(b: Box, k: int)") + 1)
+    assert d.help == "write it after the parameters: `define depth(b: Box, k: int) -> int = ...`"
+
+
+def test_recursion_with_no_other_branch_suggests_TYPE(tmp_path: Path) -> None:
+    d = only(tmp_path, BASE + "define f(x: int) = f(x)\nphase q { let v = f(1) }\n", "E0323")
+    assert d.span.line == FIRST
+    assert d.help is not None and "-> TYPE" in d.help
+
+
+def test_recursion_checks_the_functions_it_calls_once_with_their_diagnostics(tmp_path: Path) -> None:
+    # `helper` is first reached while `f` is being checked; its own mistake must still be reported.
+    text = BASE + ("define f(x: int) = if x > 0 then f(x - 1) else helper(x)\n"
+                   "define helper(x: int) -> int = x + nope\nphase q { let v = f(1) }\n")
+    got = sorted((d.code, d.span.line) for d in diagnostics(tmp_path, text))
+    assert got == [("E0309", FIRST + 1), ("E0323", FIRST)], got
+
+
+def test_chance_in_a_requirement_says_an_order(tmp_path: Path) -> None:
+    text = BASE.replace("  cost money(n)\n", '  require chance(50, "x") else "no"\n  cost money(n)\n', 1)
+    d = only(tmp_path, text, "E0324")
+    assert "in an order's `valid`, `require`, `cost` or `ends turn`" in d.message
+    assert d.help is not None and "`effect`" in d.help
