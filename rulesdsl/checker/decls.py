@@ -29,27 +29,36 @@ KNOWN_SETTINGS = {"version": str, "turn": str, "game": str}
 
 
 def collect(env: Env, module: n.Module) -> None:
-    """First pass: every global name, so that later passes may refer forward."""
+    """First pass: every global name, so that later passes may refer forward.
+
+    A name refused for being reserved still stands for its declaration (a function named `turn` is
+    still the function its calls mean), so that its E0202 is the only diagnostic. Of a name declared
+    twice, the first declaration in the file is the one kept.
+    """
     seen: dict[str, Span] = {}
 
     def claim(name: str, span: Span, what: str) -> bool:
-        if name in RESERVED:
-            env.diags.error(span, "E0202", f"`{name}` is a reserved word and cannot name a {what}")
-            return False
-        if name.startswith("_"):
-            env.diags.error(span, "E0202", f"names may not start with `_`: `{name}`")
-            return False
         if name in seen:
             env.diags.error(span, "E0203", f"`{name}` is declared twice",
                             notes=[f"first declared at {seen[name]}"],
                             help="rename one of them; to change a declaration, edit it in place")
             return False
         seen[name] = span
-        return True
+        if name in RESERVED:
+            env.diags.error(span, "E0202", f"`{name}` is a reserved word and cannot name a {what}")
+        elif name.startswith("_"):
+            env.diags.error(span, "E0202", f"names may not start with `_`: `{name}`")
+        else:
+            return True
+        # Things and parameters with a reserved name are left out: `turn` or `world` already mean
+        # something where a type or a value is read. A call names a function, table or procedure only.
+        return what in ("table", "function", "procedure")
 
     for d in module.decls:
         if isinstance(d, n.ThingDecl) and claim(d.name, d.span, "thing"):
             env.things[d.name] = ThingInfo(d.name, d.key, d.span)
+        elif isinstance(d, n.ParamDecl) and claim(d.name, d.span, "parameter"):
+            env.param_spans[d.name] = d.span
         elif isinstance(d, n.TableDecl) and claim(d.name, d.span, "table"):
             env.tables[d.name] = d
         elif isinstance(d, n.DefineDecl) and claim(d.name, d.span, "function"):
@@ -67,11 +76,15 @@ def collect(env: Env, module: n.Module) -> None:
 def settings(env: Env, module: n.Module) -> tuple[str, dict[str, Any]]:
     decls = [d for d in module.decls if isinstance(d, n.RulesetDecl)]
     if not decls:
-        env.diags.error(module.span if module.span.line else Span(module.file, 1, 1, 1, 2), "E0204",
-                        "a ruleset starts with `ruleset \"Name\" { version \"1\" turn \"day\" }`")
+        # Point at the first declaration: comments and blank lines before it are not the mistake.
+        first = module.decls[0].span if module.decls else Span(module.file, 1, 1, 1, 2)
+        env.diags.error(first, "E0204", 'this file has no `ruleset "..." { }` header',
+                        help='start the file with `ruleset "Name" { version "1" turn "day" }`')
         return "", {}
     for extra in decls[1:]:
-        env.diags.error(extra.span, "E0203", "only one `ruleset` header per file")
+        env.diags.error(extra.span, "E0203", "only one `ruleset` header per file",
+                        notes=[f"the first is at {decls[0].span}"],
+                        help="put every setting in the first header")
     out: dict[str, Any] = {"version": "", "turn": "turn", "game": "{number}"}
     for s in decls[0].settings:
         if s.name not in KNOWN_SETTINGS:
@@ -145,60 +158,60 @@ def params(env: Env, module: n.Module) -> None:
     for d in module.decls:
         if not isinstance(d, n.ParamDecl):
             continue
-        if d.name in RESERVED or d.name.startswith("_"):
-            env.diags.error(d.span, "E0202", f"`{d.name}` is a reserved word and cannot name a parameter"
-                            if d.name in RESERVED else f"names may not start with `_`: `{d.name}`")
-            continue
-        if d.name in env.params or d.name in env.things or d.name in env.tables or d.name in env.functions:
-            env.diags.error(d.span, "E0203", f"`{d.name}` is declared twice")
-            continue
+        if env.param_spans.get(d.name) != d.span:
+            continue  # `collect` refused the name (reserved, or declared twice) and said why
         ty = env.resolve_type(d.type)
         if not (isinstance(ty, T.Num) or ty in (T.BOOL, T.TEXT, T.ANY)):
             env.diags.error(d.type.span, "E0208", f"a parameter is a number, a bool or a text, not {ty.show()}")
         value = const_value(env, d.default, ty, f"the default of `{d.name}`")
         env.params[d.name] = ir.Param(d.name, ty, value, d.secret, d.span.line)
-        env.param_spans[d.name] = d.span
 
 
 def fields(env: Env, module: n.Module, checker: ExprChecker) -> None:
     players = [d for d in module.decls if isinstance(d, n.PlayerDecl)]
     for extra in players[1:]:
         env.diags.error(extra.span, "E0203", "only one `player` block per file",
-                        help="put every player field in one block")
+                        notes=[f"the first is at {players[0].span}"], help="put every player field in one block")
     worlds = [d for d in module.decls if isinstance(d, n.WorldDecl)]
     for again in worlds[1:]:
         env.diags.error(again.span, "E0203", "only one `world` block per file",
+                        notes=[f"the first is at {worlds[0].span}"],
                         help="put every field of the world in one block")
     if worlds:
         env.world_line = worlds[0].span.line
     # Types first, then defaults: a default may name keys of any thing.
-    for d in module.decls:
-        if isinstance(d, n.ThingDecl) and d.name in env.things:
-            info = env.things[d.name]
-            for row in (r for dd in module.decls if isinstance(dd, n.DataDecl) and dd.name == d.name
-                        for r in dd.rows):
-                info.keys.append(row.key)
+    for info in env.things.values():
+        for row in (r for dd in module.decls if isinstance(dd, n.DataDecl) and dd.name == info.name
+                    for r in dd.rows):
+            info.keys.append(row.key)
     scope = Scope()
     ctx = Context("static", allow_chance=False)
+    player_spans: dict[str, Span] = {}
+    world_spans: dict[str, Span] = {}
     for d in module.decls:
-        if isinstance(d, n.ThingDecl) and d.name in env.things:
+        if isinstance(d, n.ThingDecl) and d.name in env.things and env.things[d.name].decl_span == d.span:
             target = env.things[d.name].fields
             spans = env.things[d.name].field_spans
-            builtin = {d.key}
+            builtin = {d.key: f"`{d.key}` is the key of `{d.name}` (`keyed by {d.key}`): every {d.name} has it "
+                              "already"}
         elif isinstance(d, n.PlayerDecl):
             target = env.player_fields
-            spans = {}
-            builtin = set(PLAYER_BUILTINS)
+            spans = player_spans
+            builtin = {b: f"`{b}` is a built-in field of every player: it is there already" for b in PLAYER_BUILTINS}
         elif isinstance(d, n.WorldDecl) and d is worlds[0]:
             target = env.world_fields
-            spans = {}
-            builtin = set()
+            spans = world_spans
+            builtin = {}
         else:
             continue
         for f in d.fields:
-            if f.name in target or f.name in builtin:
-                env.diags.error(f.span, "E0203", f"field `{f.name}` is declared twice"
-                                if f.name in target else f"`{f.name}` is a built-in field and is already there")
+            if f.name in builtin:
+                env.diags.error(f.span, "E0203", builtin[f.name], help="remove this line")
+                continue
+            if f.name in target:
+                env.diags.error(f.span, "E0203", f"field `{f.name}` is declared twice",
+                                notes=[f"first declared at {spans[f.name]}"],
+                                help="remove one of them, or rename it")
                 continue
             ty = env.resolve_type(f.type)
             if isinstance(ty, T.ThingT) and f.default is None:

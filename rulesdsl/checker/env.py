@@ -101,10 +101,13 @@ class Env:
             return T.SetT(self.resolve_type(ref.item))
         if isinstance(ref, n.MapType):
             key = self.resolve_type(ref.key)
+            value = self.resolve_type(ref.value)
             if not isinstance(key, T.ThingT) and key != T.ANY:
+                keys = ["Player", *list(self.things)[:1]]
                 self.diags.error(ref.key.span, "E0227", f"a per-key value needs a thing or Player as its key, "
-                                 f"not {key.show()}", help="write `Player -> int` or `Country -> int`")
-            return T.MapT(key, self.resolve_type(ref.value))
+                                 f"not {key.show()}", help="write " + " or ".join(
+                                     f"`{k} -> {value.show()}`" for k in keys))
+            return T.MapT(key, value)
         raise AssertionError(f"unknown type node {ref!r}")
 
     def fields_of(self, thing: str) -> dict[str, ir.FieldDef]:

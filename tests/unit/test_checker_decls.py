@@ -1,0 +1,106 @@
+"""Checker, declarations, data and tables: one mistake gets one diagnostic, at its place, in the designer's words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rulesdsl.diagnostics import Diagnostic
+from tests.unit.rulestools import BASE, BASE_LINES, check_text, marked_line, show
+
+# Phases that use the table `t` (keyed by a Box, or by a number) or the weighted table `w`, so that no case
+# also warns that the table is never used.
+USE_T = "phase q { for each b in Box { let v = t(b) } }\n"
+USE_TN = "phase q { let v = t(1) }\n"
+USE_W = 'phase q { let v = draw(w, "w") }\n'
+
+
+def diagnostics(tmp_path: Path, text: str) -> list[Diagnostic]:
+    return check_text(tmp_path, text).diagnostics
+
+
+def only(tmp_path: Path, text: str, code: str) -> Diagnostic:
+    """The one diagnostic of `text`, which must be `code` on the line marked `#!`."""
+    got = diagnostics(tmp_path, text)
+    assert [(d.code, d.span.line) for d in got] == [(code, marked_line(text))], show(got)
+    return got[0]
+
+
+# ---------------------------------------------------------------- names and declarations
+
+def test_a_function_with_a_reserved_name_is_still_the_function_its_calls_mean(tmp_path: Path) -> None:
+    text = BASE + "define turn(b: Box) -> int = b.stones  #!\nphase q { for each b in Box { let v = turn(b) } }\n"
+    d = only(tmp_path, text, "E0202")
+    assert d.message == "`turn` is a reserved word and cannot name a function"
+
+
+@pytest.mark.parametrize("decl", ["table world(b: Box) -> int { A: 1, B: 2 }", "procedure me(b: Box) { b.stones = 1 }"])
+def test_a_table_or_procedure_with_a_reserved_name_gets_only_its_e0202(decl: str, tmp_path: Path) -> None:
+    name = decl.split()[1].split("(")[0]
+    use = f"let v = {name}(b)" if decl.startswith("table") else f"{name}(b)"
+    text = BASE + f"{decl}  #!\nphase q {{ for each b in Box {{ {use} }} }}\n"
+    only(tmp_path, text, "E0202")
+
+
+def test_a_missing_header_is_said_at_the_first_declaration(tmp_path: Path) -> None:
+    text = BASE.replace('ruleset "T" { version "1" turn "turn" }\n', "# A game.\n\n", 1) \
+        .replace("thing Box keyed by code {\n", "thing Box keyed by code {  #!\n", 1)
+    d = only(tmp_path, text, "E0204")
+    assert d.message == 'this file has no `ruleset "..." { }` header'
+    assert d.span.col == 1
+    assert d.help == 'start the file with `ruleset "Name" { version "1" turn "day" }`'
+
+
+def test_a_per_key_value_hint_names_a_thing_of_the_ruleset(tmp_path: Path) -> None:
+    text = BASE.replace("  owner: Player -> int\n", "  owner: Player -> int\n  tally: text -> money  #!\n", 1)
+    d = only(tmp_path, text, "E0227")
+    assert d.help == "write `Player -> money` or `Box -> money`"
+
+
+@pytest.mark.parametrize(("old", "new", "first"), [
+    ("  moves: int = 0\n", "  moves: int = 0\n  moves: int = 1  #!\n", "t.rules:14:3"),
+    ("  stones: int = 0\n", "  stones: int = 0\n  stones: int = 1  #!\n", "t.rules:4:3"),
+])
+def test_a_field_declared_twice_says_where_it_was_first(old: str, new: str, first: str, tmp_path: Path) -> None:
+    d = only(tmp_path, BASE.replace(old, new, 1), "E0203")
+    assert d.notes == (f"first declared at {first}",)
+
+
+def test_a_world_field_declared_twice_says_where_it_was_first(tmp_path: Path) -> None:
+    text = BASE + "world {\n round: int = 0\n round: int = 1  #!\n}\nphase q { world.round += 1 }\n"
+    d = only(tmp_path, text, "E0203")
+    assert d.notes == (f"first declared at t.rules:{BASE_LINES + 2}:2",)
+
+
+@pytest.mark.parametrize("second", ["param p: int = 2", "define p() -> int = 2", "table p(x: int) -> int { 1: 2 }"])
+def test_a_parameter_declared_twice_says_where_it_was_first(second: str, tmp_path: Path) -> None:
+    text = BASE + f'param p: int = 1\n{second}  #!\nphase q {{ news "{{p}}" }}\n'
+    d = only(tmp_path, text, "E0203")
+    assert d.notes == (f"first declared at t.rules:{BASE_LINES + 1}:1",)
+
+
+def test_a_name_taken_by_a_later_parameter_is_reported_at_the_later_one(tmp_path: Path) -> None:
+    text = BASE + 'define p() -> int = 2\nparam p: int = 1  #!\nphase q { let v = p() }\n'
+    d = only(tmp_path, text, "E0203")
+    assert d.notes == (f"first declared at t.rules:{BASE_LINES + 1}:1",)
+
+
+@pytest.mark.parametrize(("block", "note"), [
+    ("player { more: int }", "the first is at t.rules:12:1"),
+    ('ruleset "U" { version "1" }', "the first is at t.rules:1:1"),
+])
+def test_a_second_block_says_where_the_first_is(block: str, note: str, tmp_path: Path) -> None:
+    d = only(tmp_path, BASE + f"{block}  #!\n", "E0203")
+    assert d.notes == (note,)
+
+
+def test_the_key_declared_as_a_field_says_it_is_the_key(tmp_path: Path) -> None:
+    text = BASE.replace("  name: text\n", "  code: text  #!\n  name: text\n", 1)
+    d = only(tmp_path, text, "E0203")
+    assert d.message == "`code` is the key of `Box` (`keyed by code`): every Box has it already"
+
+
+def test_a_thing_declared_twice_is_one_error_not_one_per_field(tmp_path: Path) -> None:
+    text = BASE + "thing Box keyed by code {  #!\n  name: text\n  stones: int = 0\n}\n"
+    only(tmp_path, text, "E0203")
