@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import re
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
+from rulesdsl.checker import ranges
 from rulesdsl.checker.env import (
     PLAYER_BUILTINS,
     RESERVED,
@@ -97,31 +101,55 @@ def settings(env: Env, module: n.Module) -> tuple[str, dict[str, Any]]:
     return decls[0].name, out
 
 
-def const_value(env: Env, e: n.Expr, ty: T.Ty, what: str) -> Any:
-    """The value of a literal in static data, a table key or a default; reports what is not literal."""
+def const_value(env: Env, e: n.Expr, ty: T.Ty, what: str, calculated: str | None = None) -> Any:
+    """The value of a literal in static data, a table key or a default; reports what is not literal.
+
+    `calculated` is the hint for a value that is calculated (`3 + 1`, `starting_cash * 2`) where
+    only a plain value may stand, when no plain value can be worked out to suggest instead.
+    """
     if ty == T.ANY:
         return None
     if isinstance(ty, T.OptT):
         if isinstance(e, n.NoneLit):
             return None
-        return const_value(env, e, ty.inner, what)
+        return const_value(env, e, ty.inner, what, calculated)
+    # A bare word where a thing, a bool or a text belongs is a key, `yes` or a text without quotes:
+    # their own branches below say so better.
+    bare_word = isinstance(e, n.Name) and (ty in (T.BOOL, T.TEXT) or isinstance(ty, T.ThingT))
+    if _calculated(e) and not bare_word and not (isinstance(ty, T.ThingT) and isinstance(e, n.Attr)):
+        _not_plain(env, e, ty, what, calculated)
+        return _placeholder(ty)
     if isinstance(ty, T.Num):
         if isinstance(e, n.Number):
             if isinstance(e.value, Fraction) and not ty.decimal:
                 env.diags.error(e.span, "E0206", f"{what} should be a whole number")
                 return 0
             return e.value
-        env.diags.error(e.span, "E0206", f"{what} should be a number")
+        help = None
+        if isinstance(e, n.Text) and len(e.parts) == 1 and isinstance(e.parts[0], str) \
+                and re.fullmatch(r"-?\d+(\.\d+)?", e.parts[0].strip()):
+            help = f"remove the quotes: `{e.parts[0].strip()}`"
+        env.diags.error(e.span, "E0206", f"{what} should be a number, not {_literal_kind(e)}", help=help)
         return 0
     if ty == T.BOOL:
         if isinstance(e, n.Bool):
             return e.value
-        env.diags.error(e.span, "E0206", f"{what} should be true or false")
+        word = e.name.lower() if isinstance(e, n.Name) else ""
+        help = ("write `true`" if word in _TRUE_WORDS else "write `false`" if word in _FALSE_WORDS
+                else "write `true` or `false`")
+        env.diags.error(e.span, "E0206", f"{what} should be true or false", help=help)
         return False
     if ty == T.TEXT:
         if isinstance(e, n.Text) and all(isinstance(p, str) for p in e.parts):
             return "".join(p for p in e.parts if isinstance(p, str))
-        env.diags.error(e.span, "E0206", f"{what} should be a text in quotes")
+        if isinstance(e, n.Text):
+            env.diags.error(e.span, "E0206", f"{what} should be a plain text: `{{...}}` is filled in during "
+                            "a turn, and this value is set before the game starts",
+                            help="write `{{` for a brace that is part of the text")
+            return ""
+        shown = e.name if isinstance(e, n.Name) else ranges.number(e.value) if isinstance(e, n.Number) else None
+        env.diags.error(e.span, "E0206", f"{what} should be a text in quotes",
+                        help=f'write `"{shown}"`' if shown is not None else None)
         return ""
     if isinstance(ty, T.ThingT):
         if isinstance(e, n.Attr) and isinstance(e.obj, n.Name) and e.obj.name == ty.name:
@@ -134,19 +162,125 @@ def const_value(env: Env, e: n.Expr, ty: T.Ty, what: str) -> Any:
                                 help=suggest_key(e.name, keys))
             return key
         if isinstance(e, n.Name):
+            # Keys match without regard to case, here as everywhere; the value is the key as `data` writes it.
             info = env.things.get(ty.name)
-            if info is not None and e.name not in info.keys:
-                env.diags.error(e.span, "E0207", f"no {ty.name} is keyed `{e.name}`", help=suggest(e.name, info.keys))
-            return e.name
+            if info is None:
+                return e.name
+            key = next((k for k in info.keys if k.upper() == e.name.upper()), None)
+            if key is None:
+                env.diags.error(e.span, "E0207", f"no {ty.name} is keyed `{e.name}`",
+                                help=suggest_key(e.name, info.keys))
+            return key or e.name
         env.diags.error(e.span, "E0206", f"{what} should be the key of a {ty.name}, like `{_example_key(env, ty)}`")
         return None
     if isinstance(ty, (T.ListT, T.SetT)):
         if isinstance(e, n.ListLit):
-            return [const_value(env, i, ty.item, what) for i in e.items]
+            return [const_value(env, i, ty.item, what, calculated) for i in e.items]
         env.diags.error(e.span, "E0206", f"{what} should be a list like `[A, B]`")
         return []
     env.diags.error(e.span, "E0206", f"{what} cannot be given in data ({ty.show()})")
     return None
+
+
+_TRUE_WORDS = {"yes", "y", "on", "true"}
+_FALSE_WORDS = {"no", "n", "off", "false"}
+
+
+def _calculated(e: n.Expr) -> bool:
+    """Whether `e` is worked out from other values rather than written down: `3 + 1`, `cash * 2`, `f(x)`."""
+    return isinstance(e, (n.BinOp, n.UnaryOp, n.Call, n.CondExpr, n.Comprehension, n.Index, n.Name, n.Attr))
+
+
+def _literal_kind(e: n.Expr) -> str:
+    if isinstance(e, n.Text):
+        return "a text"
+    if isinstance(e, n.Bool):
+        return "`true` or `false`"
+    if isinstance(e, n.NoneLit):
+        return "`none`"
+    if isinstance(e, n.ListLit):
+        return "a list"
+    if isinstance(e, n.RecordLit):
+        return "a record"
+    return "this"
+
+
+def _fold(e: n.Expr) -> Fraction | None:
+    """The value of arithmetic on plain numbers (`3 + 1`, `money(5)`), or None if it reads anything else."""
+    if isinstance(e, n.Number):
+        return Fraction(e.value)
+    if isinstance(e, n.UnaryOp) and e.op == "-":
+        v = _fold(e.operand)
+        return None if v is None else -v
+    if isinstance(e, n.Call) and e.func in ("money", "decimal") and len(e.args) == 1:
+        return _fold(e.args[0])
+    if isinstance(e, n.BinOp) and e.op in ("+", "-", "*", "/"):
+        a, b = _fold(e.left), _fold(e.right)
+        if a is None or b is None:
+            return None
+        if e.op == "/":
+            return None if b == 0 else a / b
+        return a + b if e.op == "+" else a - b if e.op == "-" else a * b
+    return None
+
+
+def _placeholder(ty: T.Ty) -> Any:
+    if isinstance(ty, T.Num):
+        return 0
+    if ty == T.BOOL:
+        return False
+    if ty == T.TEXT:
+        return ""
+    if isinstance(ty, (T.ListT, T.SetT)):
+        return []
+    return None
+
+
+def _not_plain(env: Env, e: n.Expr, ty: T.Ty, what: str, calculated: str | None) -> None:
+    """E0206 for a calculated value where a plain one must be written: say so, and what to write."""
+    if isinstance(ty, T.Num):
+        example = "1.5" if ty.decimal else "4"
+    elif isinstance(ty, (T.ListT, T.SetT)):
+        example = "[A, B]"
+    else:
+        example = "true" if ty == T.BOOL else '"..."' if ty == T.TEXT else "KEY"
+    if isinstance(e, n.Name):
+        message = f"{what} must be a plain value like `{example}`, not the name `{e.name}`"
+    elif isinstance(e, n.Call) and e.func in ("money", "decimal") and isinstance(ty, T.Num):
+        message = f"{what} is {ty.show()} already: write the plain number, without `{e.func}(...)`"
+    else:
+        message = f"{what} must be written as a plain value like `{example}`, not calculated"
+    help = calculated
+    value = _fold(e) if isinstance(ty, T.Num) else None
+    if isinstance(ty, T.Num) and value is not None and (ty.decimal or value.denominator == 1) \
+            and _finite_decimal(value):
+        help = f"write `{ranges.number(value)}`"
+    env.diags.error(e.span, "E0206", message, help=help)
+    # What the calculation names is used all the same: this error is the one thing to say about it.
+    env.used.update(name for name in _names_in(e) if name in env.param_spans or name in env.tables
+                    or name in env.functions)
+
+
+def _names_in(node: object) -> Iterator[str]:
+    """Every name and called name inside an expression."""
+    if isinstance(node, n.Name):
+        yield node.name
+    elif isinstance(node, n.Call):
+        yield node.func
+    if dataclasses.is_dataclass(node):
+        for f in dataclasses.fields(node):
+            yield from _names_in(getattr(node, f.name))
+    elif isinstance(node, tuple):
+        for item in node:
+            yield from _names_in(item)
+
+
+def _finite_decimal(v: Fraction) -> bool:
+    d = v.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    return d == 1
 
 
 def _example_key(env: Env, ty: T.ThingT) -> str:
@@ -163,7 +297,9 @@ def params(env: Env, module: n.Module) -> None:
         ty = env.resolve_type(d.type)
         if not (isinstance(ty, T.Num) or ty in (T.BOOL, T.TEXT, T.ANY)):
             env.diags.error(d.type.span, "E0208", f"a parameter is a number, a bool or a text, not {ty.show()}")
-        value = const_value(env, d.default, ty, f"the default of `{d.name}`")
+        value = const_value(env, d.default, ty, f"the default of `{d.name}`",
+                            calculated=f"to calculate it, use a function: `define {d.name}() -> "
+                                       f"{ty.show()} = ...`")
         env.params[d.name] = ir.Param(d.name, ty, value, d.secret, d.span.line)
 
 

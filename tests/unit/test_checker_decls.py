@@ -27,6 +27,45 @@ def only(tmp_path: Path, text: str, code: str) -> Diagnostic:
     return got[0]
 
 
+# ---------------------------------------------------------------- data
+
+
+@pytest.mark.parametrize(("value", "message", "hint"), [
+    ("3 + 1", "`stones` of C must be written as a plain value like `4`, not calculated", "write `4`"),
+    ("-2 * 3", "`stones` of C must be written as a plain value like `4`, not calculated", "write `-6`"),
+    ("size(Box)", "`stones` of C must be written as a plain value like `4`, not calculated", None),
+    ("starting", "`stones` of C must be a plain value like `4`, not the name `starting`", None),
+    ('"4"', "`stones` of C should be a number, not a text", "remove the quotes: `4`"),
+    ("true", "`stones` of C should be a number, not `true` or `false`", None),
+])
+def test_a_data_value_must_be_written_out(value: str, message: str, hint: str | None, tmp_path: Path) -> None:
+    text = BASE.replace('  B: "Beta"\n', f'  B: "Beta"\n  C: "Gamma", {value}  #!\n', 1) \
+        .replace("data Box(code, name)", "data Box(code, name, stones)", 1) \
+        .replace('  A: "Alpha"\n  B: "Beta"\n', '  A: "Alpha", 0\n  B: "Beta", 0\n', 1)
+    d = only(tmp_path, text, "E0206")
+    assert (d.message, d.help) == (message, hint)
+
+
+def test_a_calculated_parameter_default_points_to_a_function(tmp_path: Path) -> None:
+    # `base_fee` is used by the calculation, though the calculation is refused: no W0101 for it.
+    text = BASE + 'param fee: money = base_fee * 2  #!\nparam base_fee: money = 2\nphase q { news "{fee}" }\n'
+    d = only(tmp_path, text, "E0206")
+    assert d.message == "the default of `fee` must be written as a plain value like `4`, not calculated"
+    assert d.help == "to calculate it, use a function: `define fee() -> money = ...`"
+
+
+@pytest.mark.parametrize(("value", "message", "hint"), [
+    ("money(5)", "the default of `p` is money already: write the plain number, without `money(...)`", "write `5`"),
+    ("yes", "the default of `p` should be true or false", "write `true`"),
+    ("Hello", "the default of `p` should be a text in quotes", 'write `"Hello"`'),
+])
+def test_a_parameter_default_says_what_to_write(value: str, message: str, hint: str, tmp_path: Path) -> None:
+    ty = {"money(5)": "money", "yes": "bool", "Hello": "text"}[value]
+    text = BASE + f'param p: {ty} = {value}  #!\nphase q {{ news "{{p}}" }}\n'
+    d = only(tmp_path, text, "E0206")
+    assert (d.message, d.help) == (message, hint)
+
+
 # ---------------------------------------------------------------- names and declarations
 
 def test_a_function_with_a_reserved_name_is_still_the_function_its_calls_mean(tmp_path: Path) -> None:
