@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -366,28 +367,53 @@ def fields(env: Env, module: n.Module, checker: ExprChecker) -> None:
 
 def data(env: Env, module: n.Module) -> dict[str, list[ir.Instance]]:
     out: dict[str, list[ir.Instance]] = {}
+    given: set[str] = set()  # things with a `data` block, whether or not its rows could be read
+    declared = {d.name for d in module.decls if isinstance(d, n.ThingDecl)}
     for d in module.decls:
         if not isinstance(d, n.DataDecl):
             continue
         if d.name not in env.things:
-            env.diags.error(d.span, "E0209", f"data for unknown thing `{d.name}`", help=suggest(d.name, env.things))
+            if d.name in declared:
+                continue  # a thing refused for its name (E0202): that is the one mistake
+            meant = closest(d.name, env.things)
+            env.diags.error(d.span, "E0209", f"data for unknown thing `{d.name}`",
+                            help=f"did you mean `{meant}`?" if meant else _things_hint(env))
+            if meant is not None:
+                given.add(meant)  # so `meant` is not also said to have no data
             continue
+        given.add(d.name)
         info = env.things[d.name]
         if d.columns[0] != info.key:
-            env.diags.error(d.columns_span, "E0210",
-                            f"the first column of `data {d.name}` is its key `{info.key}`, not `{d.columns[0]}`")
+            help = None
+            if info.key in d.columns:
+                order = [info.key, *(c for c in d.columns if c != info.key)]
+                help = f"put the key first: `data {d.name}({', '.join(order)})`"
+            env.diags.error(_column_span(d, 0), "E0210",
+                            f"the first column of `data {d.name}` is its key `{info.key}`, not `{d.columns[0]}`",
+                            help=help or f"write `data {d.name}({info.key}, ...)`")
             continue
         cols = d.columns[1:]
-        for c in cols:
-            if c not in info.fields:
-                env.diags.error(d.columns_span, "E0211", f"{d.name} has no field `{c}`", help=suggest(c, info.fields))
+        for i, c in enumerate(cols, 1):
+            if c == info.key:
+                env.diags.error(_column_span(d, i), "E0211", f"`{c}` is the key of {d.name}: it is the first "
+                                "column only", help="remove this column")
+            elif c not in info.fields:
+                env.diags.error(_column_span(d, i), "E0211", f"{d.name} has no field `{c}`",
+                                help=_fields_hint(info, c))
         rows = out.setdefault(d.name, [])
-        seen: set[str] = {r.key for r in rows}
+        seen: dict[str, ir.Instance] = {r.key.upper(): r for r in rows}
         for row in d.rows:
-            if row.key in seen:
-                env.diags.error(row.span, "E0212", f"{d.name} `{row.key}` appears twice")
+            key_span = Span(row.span.file, row.span.line, row.span.col, row.span.line, row.span.col + len(row.key))
+            first = seen.get(row.key.upper())
+            if first is not None:
+                if first.key == row.key:
+                    env.diags.error(key_span, "E0212", f"{d.name} `{row.key}` appears twice: its first row is at "
+                                    f"line {first.line}", help="keep one of the two rows")
+                else:
+                    env.diags.error(key_span, "E0212", f"`{row.key}` is the same key as `{first.key}` (line "
+                                    f"{first.line}): keys are matched without regard to case",
+                                    help="give it a key that differs in more than case")
                 continue
-            seen.add(row.key)
             if len(row.values) != len(cols):
                 env.diags.error(row.span, "E0213",
                                 f"this row has {len(row.values)} value(s) but the columns name {len(cols)}",
@@ -396,11 +422,56 @@ def data(env: Env, module: n.Module) -> dict[str, list[ir.Instance]]:
             for c, v in zip(cols, row.values, strict=False):
                 if c in info.fields:
                     values[c] = const_value(env, v, info.fields[c].ty, f"`{c}` of {row.key}")
-            rows.append(ir.Instance(row.key, values, row.span.line))
+            inst = ir.Instance(row.key, values, row.span.line)
+            seen[row.key.upper()] = inst
+            rows.append(inst)
     for name, info in env.things.items():
-        if name not in out:
+        if name not in given:
             env.diags.warning(info.decl_span, "W0202", f"thing `{name}` has no `data` rows, so the game has none")
     return out
+
+
+def closest(name: str, candidates: Iterable[str]) -> str | None:
+    """The candidate `name` is probably a misspelling of, as `suggest` would name it."""
+    close = difflib.get_close_matches(name, sorted(set(candidates) - {name}), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def _things_hint(env: Env) -> str:
+    if not env.things:
+        return "declare it first: `thing NAME keyed by code { ... }`"
+    return "the things are " + _and(f"`{t}`" for t in env.things)
+
+
+def _fields_hint(info: ThingInfo, column: str) -> str:
+    if not info.fields:
+        return f"{info.name} has no fields yet: declare them in `thing {info.name} keyed by {info.key} {{ ... }}`"
+    listed = f"the fields of {info.name} are " + _and(f"`{f}`" for f in info.fields)
+    meant = closest(column, info.fields)
+    return f"did you mean `{meant}`? {listed[0].upper()}{listed[1:]}" if meant else listed
+
+
+def _and(items: Iterable[str]) -> str:
+    shown = list(items)
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" and {shown[-1]}"
+
+
+def _column_span(d: n.DataDecl, i: int) -> Span:
+    """Where column `i` of `data THING(...)` is written.
+
+    The parser gives the span of the whole column list; a column's place in it is worked out when the
+    columns are on one line with the same separator between each two (`code, name, price`), the way
+    everyone writes them. Otherwise the whole list is underlined.
+    """
+    whole, names = d.columns_span, d.columns
+    if len(names) == 1:
+        return whole
+    between = (whole.end_col - whole.col) - sum(len(c) for c in names)
+    if whole.line != whole.end_line or between < len(names) - 1 or between % (len(names) - 1):
+        return whole
+    sep = between // (len(names) - 1)
+    col = whole.col + sum(len(c) for c in names[:i]) + i * sep
+    return Span(whole.file, whole.line, col, whole.line, col + len(names[i]))
 
 
 def links(env: Env, module: n.Module, instances: dict[str, list[ir.Instance]]) -> None:
@@ -409,7 +480,9 @@ def links(env: Env, module: n.Module, instances: dict[str, list[ir.Instance]]) -
             continue
         info = env.things.get(d.name)
         if info is None:
-            env.diags.error(d.span, "E0209", f"links for unknown thing `{d.name}`", help=suggest(d.name, env.things))
+            if not any(isinstance(t, n.ThingDecl) and t.name == d.name for t in module.decls):
+                env.diags.error(d.span, "E0209", f"links for unknown thing `{d.name}`",
+                                help=suggest(d.name, env.things) or _things_hint(env))
             continue
         fd = info.fields.get(d.field)
         want = T.SetT(T.ThingT(d.name))
@@ -418,19 +491,25 @@ def links(env: Env, module: n.Module, instances: dict[str, list[ir.Instance]]) -
                             f"`{d.field}: set of {d.name}`", help=suggest(d.field, info.fields))
             continue
         by_key = {i.key: i for i in instances.get(d.name, [])}
+        # Keys match without regard to case; a link is kept under the key as `data` writes it.
+        written = {k.upper(): k for k in by_key}
         for row in d.rows:
-            if row.key not in by_key:
-                env.diags.error(row.span, "E0207", f"no {d.name} is keyed `{row.key}`",
-                                help=suggest(row.key, by_key))
+            if row.key.upper() not in written:
+                key_span = Span(row.span.file, row.span.line, row.span.col, row.span.line,
+                                row.span.col + len(row.key))
+                env.diags.error(key_span, "E0207", f"no {d.name} is keyed `{row.key}`",
+                                help=suggest_key(row.key, by_key))
                 continue
+            here = written[row.key.upper()]
             for target, span in row.targets:
-                if target not in by_key:
-                    env.diags.error(span, "E0207", f"no {d.name} is keyed `{target}`", help=suggest(target, by_key))
+                if target.upper() not in written:
+                    env.diags.error(span, "E0207", f"no {d.name} is keyed `{target}`", help=suggest_key(target, by_key))
                     continue
-                if target == row.key:
+                there = written[target.upper()]
+                if there == here:
                     env.diags.error(span, "E0215", f"`{row.key}` cannot be linked to itself")
                     continue
-                for a, b in ((row.key, target), (target, row.key)):
+                for a, b in ((here, there), (there, here)):
                     lst = by_key[a].values.setdefault(d.field, [])
                     if b not in lst:
                         lst.append(b)

@@ -29,6 +29,60 @@ def only(tmp_path: Path, text: str, code: str) -> Diagnostic:
 
 # ---------------------------------------------------------------- data
 
+def test_keys_that_differ_only_in_case_are_the_same_key(tmp_path: Path) -> None:
+    text = BASE.replace('  B: "Beta"\n', '  B: "Beta"\n  a: "Again"  #!\n', 1)
+    d = only(tmp_path, text, "E0212")
+    assert d.message == "`a` is the same key as `A` (line 9): keys are matched without regard to case"
+    assert (d.span.col, d.span.end_col) == (3, 4)  # the key, not the whole row
+
+
+def test_a_key_written_twice_names_its_first_row(tmp_path: Path) -> None:
+    text = BASE.replace('  B: "Beta"\n', '  B: "Beta"\n  A: "Again"  #!\n', 1)
+    d = only(tmp_path, text, "E0212")
+    assert d.message == "Box `A` appears twice: its first row is at line 9"
+
+
+def test_data_for_a_misspelt_thing_does_not_also_say_the_thing_has_no_data(tmp_path: Path) -> None:
+    text = BASE + 'thing Crate keyed by code { name: text }\ndata Crates(code, name) { X: "x" }  #!\n'
+    d = only(tmp_path, text, "E0209")
+    assert d.help == "did you mean `Crate`?"
+
+
+def test_data_for_an_unknown_thing_leaves_other_things_without_data_warned(tmp_path: Path) -> None:
+    text = BASE + 'thing Crate keyed by code { name: text }\ndata Zebra(code, name) { X: "x" }\n'
+    got = [(d.code, d.span.line) for d in diagnostics(tmp_path, text)]
+    assert got == [("W0202", BASE_LINES + 1), ("E0209", BASE_LINES + 2)]
+
+
+def test_a_wrong_first_column_is_one_error_that_says_how_to_fix_it(tmp_path: Path) -> None:
+    text = BASE + 'thing Crate keyed by code { name: text }\ndata Crate(name, code) { X: "x" }  #!\n'
+    d = only(tmp_path, text, "E0210")
+    assert d.help == "put the key first: `data Crate(code, name)`"
+    assert (d.span.col, d.span.end_col) == (12, 16)  # `name`
+
+
+def test_a_column_that_is_not_a_field_is_underlined_alone_and_the_fields_are_listed(tmp_path: Path) -> None:
+    text = BASE + 'thing Crate keyed by code { name: text\n size: int = 0 }\n' \
+        'data Crate(code, name, szie) { X: "x", 1 }  #!\n'
+    d = only(tmp_path, text, "E0211")
+    assert d.message == "Crate has no field `szie`"
+    assert (d.span.col, d.span.end_col) == (24, 28)
+    assert d.help == "did you mean `size`? The fields of Crate are `name` and `size`"
+
+
+def test_a_column_in_a_list_written_on_several_lines_underlines_the_whole_list(tmp_path: Path) -> None:
+    # The parser gives the span of the column list only; a column's own place is worked out on one line.
+    text = BASE + 'thing Crate keyed by code { name: text }\ndata Crate(code,  #!\n name, army) { X: "x", 1 }\n'
+    d = only(tmp_path, text, "E0211")
+    assert (d.span.line, d.span.col, d.span.end_line) == (BASE_LINES + 2, 12, BASE_LINES + 3)
+    assert d.help == "the fields of Crate are `name`"
+
+
+def test_a_column_in_a_list_with_wider_separators_is_underlined_alone(tmp_path: Path) -> None:
+    text = BASE + 'thing Crate keyed by code { name: text }\ndata Crate(code ,  army ,  name) { X: 1, "x" }  #!\n'
+    d = only(tmp_path, text, "E0211")
+    assert (d.span.col, d.span.end_col) == (20, 24)
+
 
 @pytest.mark.parametrize(("value", "message", "hint"), [
     ("3 + 1", "`stones` of C must be written as a plain value like `4`, not calculated", "write `4`"),
@@ -79,6 +133,11 @@ def test_a_table_or_procedure_with_a_reserved_name_gets_only_its_e0202(decl: str
     name = decl.split()[1].split("(")[0]
     use = f"let v = {name}(b)" if decl.startswith("table") else f"{name}(b)"
     text = BASE + f"{decl}  #!\nphase q {{ for each b in Box {{ {use} }} }}\n"
+    only(tmp_path, text, "E0202")
+
+
+def test_data_for_a_thing_with_a_reserved_name_gets_only_its_e0202(tmp_path: Path) -> None:
+    text = BASE + 'thing world keyed by code { name: text }  #!\ndata world(code, name) { X: "x" }\n'
     only(tmp_path, text, "E0202")
 
 
@@ -143,3 +202,21 @@ def test_the_key_declared_as_a_field_says_it_is_the_key(tmp_path: Path) -> None:
 def test_a_thing_declared_twice_is_one_error_not_one_per_field(tmp_path: Path) -> None:
     text = BASE + "thing Box keyed by code {  #!\n  name: text\n  stones: int = 0\n}\n"
     only(tmp_path, text, "E0203")
+
+
+# ---------------------------------------------------------------- tables
+
+
+def test_keys_in_tables_and_links_match_without_regard_to_case(tmp_path: Path) -> None:
+    text = BASE + "table t(b: Box) -> int {\n a: 1\n B: 2\n}\n" + USE_T + "links Box.near { b: A }\n"
+    checked = check_text(tmp_path, text)
+    assert checked.ok and not checked.diagnostics, show(checked.diagnostics)
+    assert checked.program is not None
+    [table] = [t for t in checked.program.tables if t.name == "t"]
+    assert [key for key, _ in table.rows] == [("A",), ("B",)]
+    near = {i.key: i.values.get("near") for i in checked.program.instances["Box"]}
+    assert near == {"A": ["B"], "B": ["A"]}
+
+
+def test_a_key_linked_to_itself_in_another_case_is_still_linked_to_itself(tmp_path: Path) -> None:
+    only(tmp_path, BASE + "links Box.near { A: a }  #!\n", "E0215")
