@@ -523,7 +523,7 @@ def links(env: Env, module: n.Module, instances: dict[str, list[ir.Instance]]) -
 
 def tables(env: Env, checker: ExprChecker) -> list[ir.Table]:
     out = []
-    for name, d in env.tables.items():
+    for name, d in list(env.tables.items()):
         ptypes = tuple(env.resolve_type(p.type) for p in d.params)
         result = env.resolve_type(d.result)
         env.table_types[name] = (ptypes, result)
@@ -534,6 +534,14 @@ def tables(env: Env, checker: ExprChecker) -> list[ir.Table]:
             v = checker.expr(row.value, scope, ctx)
             checker.expect(v, result, row.value.span, f"a value of `{name}`")
             values.append(v)
+        chances = [k for r in d.rows for k in r.keys if k.kind == "weight"]
+        if not d.weighted and not d.params and chances:
+            # A table of chances without the word `weighted`: say that once, here, and let `draw` use it.
+            env.diags.error(d.span, "E0216", f"`{name}` has chances (`{ranges.number(chances[0].weight or 0)}%`) "
+                            "but is not `weighted`", help=f"write `table {name} -> {_type_text(d.result)} weighted {{`")
+            env.tables[name] = dataclasses.replace(d, weighted=True)
+            out.append(_weighted(env, d, result, values))
+            continue
         if d.weighted:
             out.append(_weighted(env, d, result, values))
             continue
@@ -545,24 +553,30 @@ def tables(env: Env, checker: ExprChecker) -> list[ir.Table]:
         if ranged:
             out.append(_ranged(env, d, ptypes, result, values))
             continue
-        seen: dict[tuple[Any, ...], Span] = {}
+        seen: dict[tuple[Any, ...], n.TableRow] = {}
+        complete = True  # every row's keys could be read: only then is a missing combination worth saying
         for row, v in zip(d.rows, values, strict=True):
             if len(row.keys) != len(ptypes):
-                env.diags.error(row.span, "E0217", f"`{name}` has {len(ptypes)} key(s); this row gives "
-                                f"{len(row.keys)}")
+                env.diags.error(row.span, "E0217", f"`{name}` has {_keys_named(d)}; this row gives "
+                                f"{len(row.keys)}", help=f"write each row as `{_row_example(env, d, ptypes)}`")
+                complete = False
                 continue
+            mark = len(env.diags.items)
             key = tuple(const_value(env, k.low, pt, f"a key of `{name}`")  # type: ignore[arg-type]
                         for k, pt in zip(row.keys, ptypes, strict=True))
-            if key in seen:
-                env.diags.error(row.span, "E0218", f"`{name}` has this key twice", notes=[f"first at {seen[key]}"])
+            if len(env.diags.items) > mark:
+                complete = False
                 continue
-            seen[key] = row.span
+            first = seen.get(key)
+            if first is not None:
+                env.diags.error(row.span, "E0218", f"`{name}` has two rows for {_key_text(key, ptypes)}: the "
+                                f"first is at line {first.span.line}", help="keep one of them")
+                continue
+            seen[key] = row
             rows.append((key, v))
         # Thing-keyed tables must cover every combination: a missing cell would fail mid-turn.
         thing_params = [pt.name for pt in ptypes if isinstance(pt, T.ThingT) and pt.name in env.things]
-        if ptypes and len(thing_params) == len(ptypes):
-            import itertools
-
+        if complete and ptypes and len(thing_params) == len(ptypes):
             for combo in itertools.product(*[env.things[t].keys for t in thing_params]):
                 if combo not in seen:
                     env.diags.error(d.span, "E0219", f"table `{name}` has no row for {', '.join(combo)}",
@@ -572,22 +586,76 @@ def tables(env: Env, checker: ExprChecker) -> list[ir.Table]:
     return out
 
 
+def _type_text(ref: n.TypeRef) -> str:
+    """A type as the designer wrote it."""
+    if isinstance(ref, n.NamedType):
+        return ref.name
+    if isinstance(ref, n.OptionalType):
+        return _type_text(ref.inner) + "?"
+    if isinstance(ref, n.ListType):
+        return "list of " + _type_text(ref.item)
+    if isinstance(ref, n.SetType):
+        return "set of " + _type_text(ref.item)
+    if isinstance(ref, n.MapType):
+        return f"{_type_text(ref.key)} -> {_type_text(ref.value)}"
+    return "TYPE"
+
+
+def _keys_named(d: n.TableDecl) -> str:
+    names = ", ".join(f"`{p.name}`" for p in d.params)
+    return f"1 key ({names})" if len(d.params) == 1 else f"{len(d.params)} keys ({names})"
+
+
+def _row_example(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...]) -> str:
+    keys = []
+    for i, pt in enumerate(ptypes):
+        info = env.things.get(pt.name) if isinstance(pt, T.ThingT) else None
+        if info and info.keys:
+            keys.append(info.keys[i % len(info.keys)])
+        else:
+            keys.append("true" if pt == T.BOOL else '"a"' if pt == T.TEXT else "KEY" if isinstance(pt, T.ThingT)
+                        else "1")
+    return f"{', '.join(keys)}: value"
+
+
+def _key_text(key: tuple[Any, ...], ptypes: tuple[T.Ty, ...]) -> str:
+    """A row's key as the designer wrote it: `key 3`, `keys HILL, FORD`."""
+    shown = []
+    for v, pt in zip(key, ptypes, strict=True):
+        if isinstance(v, bool):
+            shown.append("true" if v else "false")
+        elif isinstance(v, (int, Fraction)):
+            shown.append(ranges.number(v))
+        elif pt == T.TEXT:
+            shown.append(f'"{v}"')
+        else:
+            shown.append(str(v))
+    return ("key " if len(shown) == 1 else "keys ") + ", ".join(shown)
+
+
 def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> ir.Table:
     if d.params:
         env.diags.error(d.params[0].span, "E0220", f"weighted table `{d.name}` has no keys: it is drawn from",
                         help=f"write `table {d.name} -> TYPE weighted {{ ... }}`")
     total = Fraction(0)
     rows: list[tuple[Any, ir.Expr]] = []
+    readable = True  # a row not written `N%: value` has no chance to add: the sum would be wrong too
     for row, v in zip(d.rows, values, strict=True):
         if len(row.keys) != 1 or row.keys[0].kind != "weight":
-            env.diags.error(row.span, "E0220", "a weighted table's rows are `CHANCE%: value`, like `50%: 200`")
+            help = None
+            k = row.keys[0] if len(row.keys) == 1 else None
+            if k is not None and k.kind == "exact" and isinstance(k.low, n.Number):
+                help = f"write `{ranges.number(k.low.value)}%`"
+            env.diags.error(row.span, "E0220", "a weighted table's rows are `CHANCE%: value`, like `50%: 200`",
+                            help=help)
+            readable = False
             continue
         w = row.keys[0].weight or Fraction(0)
         if w <= 0:
             env.diags.error(row.span, "E0220", "a chance must be more than 0%")
         total += w
         rows.append((w, v))
-    if total != 100:
+    if readable and total != 100:
         shown = f"{float(total):g}%"
         env.diags.error(d.span, "E0221", f"the chances of `{d.name}` add up to {shown}, not 100%",
                         help=f"{'add' if total < 100 else 'remove'} {abs(float(100 - total)):g}% somewhere")
@@ -601,11 +669,16 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
     pt = ptypes[0]
     integer = not pt.decimal
     intervals: list[tuple[Fraction | None, bool, Fraction | None, bool, n.TableRow, ir.Expr]] = []
+    complete = True  # every row's keys are known: only then can a gap be told from a row left unread
     for row, v in zip(d.rows, values, strict=True):
         if len(row.keys) != 1:
-            env.diags.error(row.span, "E0217", f"`{d.name}` has one key; this row gives {len(row.keys)}")
+            env.diags.error(row.span, "E0217", f"`{d.name}` has {_keys_named(d)}; this row gives {len(row.keys)}",
+                            help="a row of a range table is like `1 to 3: value`, `below 1: value` or "
+                                 "`from 4: value`")
+            complete = False
             continue
         k = row.keys[0]
+        mark = len(env.diags.items)
 
         def num(e: n.Expr | None) -> Fraction | None:
             if e is None:
@@ -614,6 +687,9 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
             return Fraction(val) if val is not None else None
 
         lo, hi = num(k.low), num(k.high)
+        if len(env.diags.items) > mark:
+            complete = False  # a bound that is not a number: which keys the row takes is unknown
+            continue
         # (low, low_open, high, high_open); None is unbounded.
         if k.kind == "exact":
             iv = (lo, False, lo, False)
@@ -627,14 +703,17 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
             iv = (lo, False, hi, False)
         else:
             env.diags.error(row.span, "E0220", "a chance row belongs in a weighted table")
+            complete = False
             continue
-        if iv[0] is not None and iv[2] is not None and (iv[0] > iv[2] or (iv[0] == iv[2] and (iv[1] or iv[3]))):
-            env.diags.error(k.span, "E0223", "this row's range is empty: its start is past its end")
+        if lo is not None and hi is not None and (lo > hi or (lo == hi and k.kind == "from_below")):
+            message, help = _backwards(k.kind, lo, hi)
+            env.diags.error(k.span, "E0223", message, help=help)
+            complete = False
             continue
         intervals.append((*iv, row, v))
 
     _check_coverage(env, d.name, [(row_keys(iv[0], iv[1], iv[2], iv[3], integer), iv[4]) for iv in intervals],
-                    integer)
+                    integer, gaps=complete)
 
     def lo_key(iv: tuple[Any, ...]) -> tuple[int, Fraction, int]:
         return (0, Fraction(0), 0) if iv[0] is None else (1, iv[0], 1 if iv[1] else 0)
@@ -644,6 +723,16 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
     return ir.Table(d.name, "range", ptypes, result, rows, d.span.line)
 
 
+def _backwards(kind: str, lo: Fraction, hi: Fraction) -> tuple[str, str]:
+    """E0223's message and hint for a row whose range holds no key."""
+    a, b = ranges.number(lo), ranges.number(hi)
+    if lo == hi:
+        return (f"this row's range is empty: `from {a} below {b}` stops before its first key",
+                f"for the key {a} alone, write `{a}`")
+    turned = f"from {b} below {a}" if kind == "from_below" else f"{b} to {a}"
+    return ("this row's range is empty: its start is past its end", f"did you mean `{turned}`?")
+
+
 def _lines(rows: list[n.TableRow]) -> str:
     shown = sorted(r.span.line for r in rows)
     if len(shown) == 1:
@@ -651,8 +740,12 @@ def _lines(rows: list[n.TableRow]) -> str:
     return "the rows at lines " + ", ".join(map(str, shown[:-1])) + f" and {shown[-1]}"
 
 
-def _check_coverage(env: Env, name: str, rows: list[tuple[Keys, n.TableRow]], whole: bool) -> None:
-    """Every key should match exactly one row: no row wholly covered by others, no overlap, no gap."""
+def _check_coverage(env: Env, name: str, rows: list[tuple[Keys, n.TableRow]], whole: bool, gaps: bool = True) -> None:
+    """Every key should match exactly one row: no row wholly covered by others, no overlap, no gap.
+
+    Without `gaps`, some row could not be read: the keys it was meant to take are unknown, so a gap
+    (or an open end) it might fill is not reported.
+    """
     # A row whose keys the other rows all take can never be used. Later rows are judged first, so of two
     # equal rows the second is the one reported.
     alive = [(k, r) for k, r in rows if not k.empty]
@@ -676,7 +769,7 @@ def _check_coverage(env: Env, name: str, rows: list[tuple[Keys, n.TableRow]], wh
         if not both.empty:
             env.diags.error(brow.span, "E0224", f"this row of `{name}` overlaps {_lines([arow])}: "
                             f"{describe(both, whole)} would match both", help="each key may match one row only")
-    if not alive:
+    if not alive or not gaps:
         return
     for gap in uncovered(Keys(LOWEST, HIGHEST), [k for k, _ in alive]):
         before = [r for k, r in alive if k.end == gap.start]

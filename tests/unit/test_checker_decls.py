@@ -206,6 +206,52 @@ def test_a_thing_declared_twice_is_one_error_not_one_per_field(tmp_path: Path) -
 
 # ---------------------------------------------------------------- tables
 
+def test_a_backwards_range_is_one_error_with_the_row_turned_around(tmp_path: Path) -> None:
+    text = BASE + "table t(x: int) -> int {\n below 1: 0\n from 2 below 1: 1  #!\n from 2: 2\n}\n" + USE_TN
+    d = only(tmp_path, text, "E0223")
+    assert d.help == "did you mean `from 1 below 2`?"
+    text = BASE + "table t(x: decimal) -> int {\n below 1: 0\n 2.5 to 1: 1  #!\n from 2.5: 2\n}\n" + USE_TN
+    d = only(tmp_path, text, "E0223")
+    assert d.help == "did you mean `1 to 2.5`?"
+
+
+def test_a_range_that_starts_where_it_stops_says_so(tmp_path: Path) -> None:
+    text = BASE + "table t(x: int) -> int {\n below 2: 0\n from 2 below 2: 1  #!\n from 3: 2\n}\n" + USE_TN
+    d = only(tmp_path, text, "E0223")
+    assert d.message == "this row's range is empty: `from 2 below 2` stops before its first key"
+    assert d.help == "for the key 2 alone, write `2`"
+
+
+def test_a_bound_that_is_not_a_number_leaves_no_gap_behind(tmp_path: Path) -> None:
+    text = BASE + "table t(x: int) -> int {\n below 1: 0\n 1 to three: 1  #!\n from 5: 2\n}\n" + USE_TN
+    only(tmp_path, text, "E0206")
+
+
+def test_a_range_row_with_two_keys_leaves_no_gap_behind(tmp_path: Path) -> None:
+    text = BASE + "table t(x: int) -> int {\n below 1: 0\n 1, 2: 1  #!\n from 5: 2\n}\n" + USE_TN
+    d = only(tmp_path, text, "E0217")
+    assert d.message == "`t` has 1 key (`x`); this row gives 2"
+
+
+def test_overlaps_are_still_found_beside_a_row_that_cannot_be_read(tmp_path: Path) -> None:
+    text = BASE + "table t(x: int) -> int {\n below 1: 0\n 5 to 3: 1\n from 0: 2\n}\n" + USE_TN
+    got = [(d.code, d.span.line - BASE_LINES) for d in diagnostics(tmp_path, text)]
+    assert got == [("E0223", 3), ("E0224", 4)]
+
+
+def test_a_row_with_too_few_keys_is_not_also_a_missing_combination(tmp_path: Path) -> None:
+    text = BASE + "table t(a: Box, b: Box) -> int {\n A, A: 1\n A, B: 1\n B, A: 1\n B: 2  #!\n}\n" \
+        "phase q { for each b in Box { let v = t(b, b) } }\n"
+    d = only(tmp_path, text, "E0217")
+    assert d.message == "`t` has 2 keys (`a`, `b`); this row gives 1"
+    assert d.help == "write each row as `A, B: value`"
+
+
+def test_an_unknown_key_is_not_also_a_missing_combination(tmp_path: Path) -> None:
+    text = BASE + "table t(b: Box) -> int {\n AA: 1  #!\n B: 2\n}\n" + USE_T
+    d = only(tmp_path, text, "E0207")
+    assert d.help == "did you mean `A`?"
+
 
 def test_keys_in_tables_and_links_match_without_regard_to_case(tmp_path: Path) -> None:
     text = BASE + "table t(b: Box) -> int {\n a: 1\n B: 2\n}\n" + USE_T + "links Box.near { b: A }\n"
@@ -220,3 +266,31 @@ def test_keys_in_tables_and_links_match_without_regard_to_case(tmp_path: Path) -
 
 def test_a_key_linked_to_itself_in_another_case_is_still_linked_to_itself(tmp_path: Path) -> None:
     only(tmp_path, BASE + "links Box.near { A: a }  #!\n", "E0215")
+
+
+def test_a_key_twice_is_named_with_the_line_of_its_first_row(tmp_path: Path) -> None:
+    text = BASE + "table t(x: int) -> int {\n 1: 1, 2: 2\n 2: 5  #!\n}\n" + USE_TN
+    d = only(tmp_path, text, "E0218")
+    assert d.message == f"`t` has two rows for key 2: the first is at line {BASE_LINES + 2}"
+    text = BASE + "table t(a: Box, b: text) -> int {\n A, \"x\": 1\n A, \"x\": 5  #!\n}\n" \
+        "phase q { for each b in Box { let v = t(b, \"x\") } }\n"
+    d = only(tmp_path, text, "E0218")
+    assert d.message == f'`t` has two rows for keys A, "x": the first is at line {BASE_LINES + 2}'
+
+
+def test_a_weighted_table_with_a_row_that_is_not_a_chance_does_not_also_add_them_up(tmp_path: Path) -> None:
+    text = BASE + "table w -> int weighted {\n 60: 0  #!\n 40%: 1\n}\n" + USE_W
+    d = only(tmp_path, text, "E0220")
+    assert d.help == "write `60%`"
+
+
+def test_chances_in_a_table_that_is_not_weighted_are_one_error_at_the_table(tmp_path: Path) -> None:
+    text = BASE + "table w -> int {  #!\n 60%: 0\n 40%: 1\n}\n" + USE_W
+    d = only(tmp_path, text, "E0216")
+    assert d.message == "`w` has chances (`60%`) but is not `weighted`"
+    assert d.help == "write `table w -> int weighted {`"
+
+
+def test_a_table_without_keys_or_chances_still_needs_its_keys(tmp_path: Path) -> None:
+    [d] = [d for d in diagnostics(tmp_path, BASE + "table t -> int { 1: 2 }\n") if d.code == "E0216"]
+    assert d.message == "table `t` needs its keys: `table t(x: int) -> ...`"
