@@ -84,12 +84,35 @@ def _check_template(env: Env, name: str, text: str, known: dict[str, T.Ty], span
     except jinja2.TemplateSyntaxError as e:
         _syntax_error(env, toks, e, parser)
         return
+    _check_filters(env, toks, ast, jenv)
     for var in sorted(jmeta.find_undeclared_variables(ast)):
         if var not in known:
             env.diags.error(toks.name_span(var, _first_use(ast, var)), "E0506",
                             f"the template uses `{var}`, which the report does not have",
                             help=suggest(var, known) or "add it to the `report { ... }` block")
     _check_attrs(env, toks, ast, dict(known))
+
+
+def _check_filters(env: Env, toks: _Tokens, ast: jn.Node, jenv: jinja2.Environment) -> None:
+    """Filters (`|upper`) and tests (`is even`) that Jinja does not have: it would find out only when a turn's
+    reports are written. Each gets a stand-in in `jenv`, so that the template can still be gone through."""
+    missing: list[tuple[dict[str, Any], str]] = []
+    for node in ast.find_all((jn.Filter, jn.Test)):
+        if node.name is None:
+            continue
+        is_filter = isinstance(node, jn.Filter)
+        known = jenv.filters if is_filter else jenv.tests
+        if node.name in known:
+            continue
+        what = "filter" if is_filter else "test"
+        missing.append((known, node.name))
+        after = {"|", "filter"} if is_filter else {"is", "not"}
+        env.diags.error(toks.word_span(node.name, after, node.lineno), "E0508",
+                        f"the template uses {what} `{node.name}`, which Jinja does not have",
+                        help=suggest(node.name, known) or ("filters of this game besides Jinja's own: ljust, rjust"
+                                                           if is_filter else None))
+    for known, name in missing:
+        known[name] = _stand_in
 
 
 @dataclass(frozen=True)
@@ -160,6 +183,14 @@ class _Tokens:
         hit = next((t for t in hits if t.line == line), hits[0] if hits else None)
         return hit.span(self.name) if hit else self.line_span(line)
 
+    def word_span(self, word: str, after: set[str], line: int) -> Span:
+        """Where `word` is read on `line` right after one of `after` (`|` before a filter, `is` before a test)."""
+        for i, t in enumerate(self.items):
+            b = self.before(i)
+            if t.line == line and t.kind == "name" and t.value == word and b is not None and b.value in after:
+                return t.span(self.name)
+        return self.line_span(line)
+
     def attr_span(self, attr: str, base: str | None, line: int) -> Span:
         """Where `.attr` is read on `line`, after `base` (the name or field it is read from) if that is known."""
         hits = []
@@ -225,6 +256,10 @@ def _syntax_error(env: Env, toks: _Tokens, e: jinja2.TemplateSyntaxError, parser
     env.diags.error(span, "E0505", f"template syntax error: {message}", help=help_text, notes=notes)
 
 
+def _stand_in(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
 def _first_use(ast: jn.Node, var: str) -> int:
     for node in ast.find_all(jn.Name):
         if node.name == var:
@@ -247,14 +282,42 @@ def _check_attrs(env: Env, toks: _Tokens, node: jn.Node, scope: dict[str, T.Ty])
         return
     if isinstance(node, jn.Getattr):
         base = _jtype(node.node, scope)
+        owner = node.node.name if isinstance(node.node, jn.Name) else \
+            node.node.attr if isinstance(node.node, jn.Getattr) else None
+        plain = _plain(base)
         if isinstance(base, T.RecordT) and base.get(node.attr) is None:
-            owner = node.node.name if isinstance(node.node, jn.Name) else \
-                node.node.attr if isinstance(node.node, jn.Getattr) else None
             env.diags.error(toks.attr_span(node.attr, owner, node.lineno), "E0507",
                             f"the template reads `.{node.attr}`, which is not in {base.show()}",
                             help=suggest(node.attr, [k for k, _ in base.fields]))
+        elif plain is not None and not hasattr(plain[0], node.attr):
+            env.diags.error(toks.attr_span(node.attr, owner, node.lineno), "E0507",
+                            f"the template reads `.{node.attr}` of {plain[1]}: it has no fields",
+                            help=plain[2])
     for child in node.iter_child_nodes():
         _check_attrs(env, toks, child, scope)
+
+
+_RECORD_HINT = "to show more of it, make the report field a record, like `{name: p.name, cash: p.cash}`"
+
+
+def _plain(ty: T.Ty) -> tuple[type, str, str | None] | None:
+    """What a value without fields becomes in the template (its Python type, said in words), or None for a
+    value that has fields or is not known. Values that are texts there keep the methods of texts (`upper()`)."""
+    if isinstance(ty, T.ThingT):
+        if ty.name == "Player":
+            return str, "a player, which reaches the template as its name", _RECORD_HINT
+        return str, f"a {ty.name}, which reaches the template as its key", _RECORD_HINT
+    if isinstance(ty, T.Num):
+        if ty.decimal:
+            return str, 'a decimal, which reaches the template as a text like "18.33"', None
+        return int, "a number", None
+    if ty == T.BOOL:
+        return bool, "true or false", None
+    if ty == T.TEXT:
+        return str, "a text", None
+    if isinstance(ty, (T.ListT, T.SetT)):
+        return list, "a list", "go through it with `{% for x in ... %}`"
+    return None
 
 
 def _jtype(node: jn.Node, scope: dict[str, T.Ty]) -> T.Ty:

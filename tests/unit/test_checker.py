@@ -257,6 +257,12 @@ CASES: dict[str, Case] = {
     "E0507-builtin": template("{{ game.tilte }}\n", "E0507", 1, "did you mean `title`?"),
     "E0507-loop": template("{{ cash }}\n{% for u in orders.used %}\n{{ u.txt }}\n{% endfor %}\n", "E0507", 3,
                            "did you mean `text`?"),
+    "E0507-player": Case("E0507", BASE.replace("  cash = me.cash\n", "  cash = me.cash\n  who = me\n", 1),
+                         template="{{ cash }} {{ who.name }}\n", template_line=1,
+                         hint="make the report field a record"),
+    "E0507-text": template("{% for w in winners %}\n{{ w.name }}\n{% endfor %}\n", "E0507", 2),
+    "E0508-filter": template("{{ cash|uper }}\n", "E0508", 1, "did you mean `upper`?"),
+    "E0508-test": template("{% if cash is evne %}even{% endif %}\n", "E0508", 1, "did you mean `even`?"),
     # ------------------------------------------------------------ warnings
     "W0101-param": add("param unused_one: int = 3  #!\n", "W0101"),
     "W0101-table": add("table t(x: int) -> int { 1: 2 }  #!\n", "W0101"),
@@ -491,6 +497,13 @@ def test_template_diagnostics_point_at_the_name_or_the_mistake(text: str, code: 
     [d] = checked.diagnostics
     assert (d.code, d.span.file, d.span.line, d.span.col, d.span.end_line, d.span.end_col) == \
         (code, "t.report.j2", line, col, line, col + width), show([d])
+
+
+def test_an_unknown_filter_does_not_hide_the_other_template_mistakes(tmp_path: Path) -> None:
+    # Jinja's own walk over the template stops at an unknown filter; the checker still reports all.
+    checked = check_text(tmp_path, BASE, "{{ cash|fromat }}\n{{ csh }}\n{{ cash|fromat }}\n")
+    got = [(d.code, d.span.line, d.span.col) for d in checked.diagnostics]
+    assert got == [("E0508", 1, 9), ("E0506", 2, 4), ("E0508", 3, 9)], show(checked.diagnostics)
 
 
 def test_a_template_block_left_open_says_which_and_how_to_close_it(tmp_path: Path) -> None:
