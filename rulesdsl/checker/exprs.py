@@ -349,31 +349,73 @@ class ExprChecker:
         raise AssertionError(f"unhandled expression {node!r}")
 
     def text(self, node: n.Text, scope: Scope, ctx: Context) -> ir.Expr:
-        """A text; every text of a ruleset may reach a player, so none may show a secret parameter."""
-        outer, ctx.secrets = ctx.secrets, set()
+        """A text; every text of a ruleset may reach a player, so none may show a secret parameter.
+
+        Each `{...}` that shows one gets its own E0307, underlined, naming the function it goes through;
+        a text inside a `{...}` reports its own, and the text around it does not repeat them.
+        """
+        outer, outer_reported = ctx.secrets, self._reported
+        ctx.secrets, self._reported = set(), set()
         try:
             return self._text(node, scope, ctx)
         finally:
-            found, ctx.secrets = ctx.secrets, outer | ctx.secrets
-            for s in sorted(found):
-                if ctx.kind != "report":  # a report field already said so
-                    self.err(node.span, "E0307", f"this text shows secret parameter `{s}` to players",
-                             help="secret parameters stay with the GM; say what happened, not the number")
+            ctx.secrets = outer | ctx.secrets
+            self._reported = outer_reported | self._reported
 
     def _text(self, node: n.Text, scope: Scope, ctx: Context) -> ir.Expr:
         parts: list[str | ir.Expr] = []
+        shown: set[str] = set()
         for p in node.parts:
             if isinstance(p, str):
                 parts.append(p)
-            else:
-                e = self.expr(p, scope, ctx)
-                if isinstance(e.ty, (T.ListT, T.SetT, T.RecordT, T.MapT)):
-                    self.err(p.span, "E0305", f"cannot put {e.ty.show()} into text",
-                             help="interpolate one value, like `{country.name}`")
-                parts.append(e)
+                continue
+            ctx.secrets, before = set(), set(self._reported)
+            e = self.expr(p, scope, ctx)
+            shown |= ctx.secrets
+            if ctx.kind != "report":  # a report field already said so
+                for s in sorted(ctx.secrets - (self._reported - before)):
+                    self._secret_shown(p, s)
+                    self._reported.add(s)
+            if isinstance(e.ty, (T.ListT, T.SetT, T.RecordT, T.MapT)):
+                self.err(p.span, "E0305", f"cannot put {e.ty.show()} into text", help=self._text_hint(p, e.ty))
+            parts.append(e)
+        ctx.secrets = shown
         if all(isinstance(p, str) for p in parts):
             return ir.Const(T.TEXT, node.span.line, "".join(p for p in parts if isinstance(p, str)))
         return ir.Interp(T.TEXT, node.span.line, tuple(parts))
+
+    def _secret_shown(self, part: n.Expr, secret: str) -> None:
+        """E0307 under the `{...}` of a text that shows secret parameter `secret`, saying how."""
+        inside = _walk(part)
+        direct = any(isinstance(x, n.Name) and x.name == secret for x in inside)
+        via = next((x.func for x in inside if isinstance(x, n.Call) and x.func in self.env.functions
+                    and secret in self.env.functions[x.func].secrets), None)
+        how = f", through function `{via}`" if via is not None and not direct else ""
+        self.err(part.span, "E0307", f"this text shows secret parameter `{secret}` to players{how}",
+                 help="secret parameters stay with the GM; say what happened, not the number")
+
+    def _text_hint(self, part: n.Expr, ty: T.Ty) -> str:
+        """How to put a list, a record or a per-key value into a text: one value, joined texts, a count."""
+        x = show_expr(part) or "..."
+        if isinstance(ty, T.MapT):
+            return f"put in one value, like `{{{x}[KEY]}}`"
+        if isinstance(ty, T.RecordT):
+            return f"put in one field at a time, like `{{{x}.{ty.fields[0][0] if ty.fields else 'FIELD'}}}`"
+        assert isinstance(ty, (T.ListT, T.SetT))
+        count = f"or count them: `{{size({x})}}`"
+        if ty.item == T.TEXT:
+            return f'join the texts: `{{join({x}, ", ")}}`, {count}'
+        item = ty.item
+        if isinstance(item, T.ThingT):
+            var = item.name[0].lower()
+            info = self.env.things.get(item.name)
+            fields = self.env.fields_of(item.name)
+            label = "name" if item.name == "Player" or (
+                "name" in fields and fields["name"].ty == T.TEXT) else info.key if info else "name"
+            return f'join their names: `{{join([{var}.{label} for {var} in {x}], ", ")}}`, {count}'
+        if isinstance(item, T.Num):
+            return f'join them as texts: `{{join([text(v) for v in {x}], ", ")}}`, {count}'
+        return f"count them: `{{size({x})}}`"
 
     def name(self, node: n.Name, scope: Scope, ctx: Context) -> ir.Expr:
         line = node.span.line

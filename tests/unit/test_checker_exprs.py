@@ -157,3 +157,44 @@ def test_chance_in_a_requirement_says_an_order(tmp_path: Path) -> None:
     d = only(tmp_path, text, "E0324")
     assert "in an order's `valid`, `require`, `cost` or `ends turn`" in d.message
     assert d.help is not None and "`effect`" in d.help
+
+
+# ---------------------------------------------------------------- texts
+
+
+SECRET = "secret param hidden: int = 3\n"
+
+
+def test_a_secret_in_a_text_underlines_its_part(tmp_path: Path) -> None:
+    line = 'phase q { for each b in Box { news "{b.name} has {hidden} more" } }'
+    d = only(tmp_path, BASE + SECRET + line + "\n", "E0307")
+    assert (d.span.line, d.span.col, d.span.end_col) == (FIRST + 1, line.index("hidden") + 1,
+                                                          line.index("hidden") + 1 + len("hidden"))
+    assert d.message == "this text shows secret parameter `hidden` to players"
+
+
+def test_a_secret_through_a_function_names_the_function(tmp_path: Path) -> None:
+    line = 'phase q { for each b in Box { news "{b.name}: {shown(b)}" } }'
+    text = BASE + SECRET + "define shown(b: Box) -> int = b.stones + hidden\n" + line + "\n"
+    d = only(tmp_path, text, "E0307")
+    assert d.span.col == line.index("shown") + 1
+    assert d.message.endswith(", through function `shown`")
+
+
+def test_a_secret_in_a_text_inside_a_text_is_reported_once(tmp_path: Path) -> None:
+    line = 'phase q { for each b in Box { news "{if b.stones > 0 then "{hidden}" else "none"} left" } }'
+    d = only(tmp_path, BASE + SECRET + line + "\n", "E0307")
+    assert d.span.col == line.index("hidden") + 1
+
+
+def test_a_list_of_texts_in_a_text_suggests_join(tmp_path: Path) -> None:
+    text = BASE + 'phase q { news "boxes: {[b.name for b in Box]}" }\n'
+    d = only(tmp_path, text, "E0305")
+    assert d.help is not None and 'join([b.name for b in Box], ", ")' in d.help and "size(" in d.help
+    assert "country" not in d.help
+
+
+def test_a_set_of_things_in_a_text_suggests_joining_their_names(tmp_path: Path) -> None:
+    d = only(tmp_path, BASE + 'phase q { for each b in Box { news "{b.near}" } }\n', "E0305")
+    assert d.help is not None and '`{join([b.name for b in b.near], ", ")}`' in d.help
+    assert "`{size(b.near)}`" in d.help
