@@ -160,7 +160,7 @@ def const_value(env: Env, e: n.Expr, ty: T.Ty, what: str, calculated: str | None
             key = next((k for k in keys if k.upper() == e.name.upper()), None)
             if key is None:
                 env.diags.error(e.name_span, "E0207", f"no {ty.name} is keyed `{e.name}`",
-                                help=suggest_key(e.name, keys))
+                                help=_key_hint(ty.name, e.name, keys))
             return key
         if isinstance(e, n.Name):
             # Keys match without regard to case, here as everywhere; the value is the key as `data` writes it.
@@ -170,7 +170,7 @@ def const_value(env: Env, e: n.Expr, ty: T.Ty, what: str, calculated: str | None
             key = next((k for k in info.keys if k.upper() == e.name.upper()), None)
             if key is None:
                 env.diags.error(e.span, "E0207", f"no {ty.name} is keyed `{e.name}`",
-                                help=suggest_key(e.name, info.keys))
+                                help=_key_hint(ty.name, e.name, info.keys))
             return key or e.name
         env.diags.error(e.span, "E0206", f"{what} should be the key of a {ty.name}, like `{_example_key(env, ty)}`")
         return None
@@ -282,6 +282,16 @@ def _finite_decimal(v: Fraction) -> bool:
         while d % p == 0:
             d //= p
     return d == 1
+
+
+def _key_hint(thing: str, key: str, keys: Iterable[str]) -> str | None:
+    """The closest key, or else the keys themselves when there are few enough to read."""
+    shown = list(dict.fromkeys(keys))
+    hint = suggest_key(key, shown)
+    if hint is None and 0 < len(shown) <= 12:
+        hint = (f"the only {thing} is `{shown[0]}`" if len(shown) == 1
+                else f"the {thing} keys are " + _and(f"`{k}`" for k in shown))
+    return hint
 
 
 def _example_key(env: Env, ty: T.ThingT) -> str:
@@ -498,12 +508,13 @@ def links(env: Env, module: n.Module, instances: dict[str, list[ir.Instance]]) -
                 key_span = Span(row.span.file, row.span.line, row.span.col, row.span.line,
                                 row.span.col + len(row.key))
                 env.diags.error(key_span, "E0207", f"no {d.name} is keyed `{row.key}`",
-                                help=suggest_key(row.key, by_key))
+                                help=_key_hint(d.name, row.key, by_key))
                 continue
             here = written[row.key.upper()]
             for target, span in row.targets:
                 if target.upper() not in written:
-                    env.diags.error(span, "E0207", f"no {d.name} is keyed `{target}`", help=suggest_key(target, by_key))
+                    env.diags.error(span, "E0207", f"no {d.name} is keyed `{target}`",
+                                    help=_key_hint(d.name, target, by_key))
                     continue
                 there = written[target.upper()]
                 if there == here:
@@ -636,7 +647,7 @@ def _key_text(key: tuple[Any, ...], ptypes: tuple[T.Ty, ...]) -> str:
 def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> ir.Table:
     if d.params:
         env.diags.error(d.params[0].span, "E0220", f"weighted table `{d.name}` has no keys: it is drawn from",
-                        help=f"write `table {d.name} -> TYPE weighted {{ ... }}`")
+                        help=f"write `table {d.name} -> {_type_text(d.result)} weighted {{ ... }}`")
     total = Fraction(0)
     rows: list[tuple[Any, ir.Expr]] = []
     readable = True  # a row not written `N%: value` has no chance to add: the sum would be wrong too
@@ -664,7 +675,14 @@ def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> 
 
 def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, values: list[ir.Expr]) -> ir.Table:
     if len(ptypes) != 1 or not isinstance(ptypes[0], T.Num):
-        env.diags.error(d.span, "E0222", f"range table `{d.name}` needs one number key")
+        if len(ptypes) == 1:
+            p = d.params[0]
+            env.diags.error(p.type.span, "E0222", f"`{d.name}` has rows with ranges, so its key must be a number; "
+                            f"`{p.name}` is {ptypes[0].show()}",
+                            help="`below`, `from` and `to` compare numbers; for other keys, write each key itself")
+        else:
+            env.diags.error(d.span, "E0222", f"`{d.name}` has rows with ranges, so it takes one number key, "
+                            f"not {len(ptypes)}", help="`below`, `from` and `to` compare one number")
         return ir.Table(d.name, "range", ptypes, result, (), d.span.line)
     pt = ptypes[0]
     integer = not pt.decimal

@@ -294,3 +294,27 @@ def test_chances_in_a_table_that_is_not_weighted_are_one_error_at_the_table(tmp_
 def test_a_table_without_keys_or_chances_still_needs_its_keys(tmp_path: Path) -> None:
     [d] = [d for d in diagnostics(tmp_path, BASE + "table t -> int { 1: 2 }\n") if d.code == "E0216"]
     assert d.message == "table `t` needs its keys: `table t(x: int) -> ...`"
+
+
+def test_a_range_table_with_a_key_that_is_not_a_number_points_at_the_key_type(tmp_path: Path) -> None:
+    text = BASE + 'table t(x: text) -> int {  #!\n below "M": 1\n from "M": 2\n}\nphase q { let v = t("A") }\n'
+    d = only(tmp_path, text, "E0222")
+    assert d.message == "`t` has rows with ranges, so its key must be a number; `x` is text"
+    assert (d.span.col, d.span.end_col) == (12, 16)
+    text = BASE + "table t(x: int, y: int) -> int {  #!\n below 1, 2: 1\n}\nphase q { let v = t(1, 2) }\n"
+    d = only(tmp_path, text, "E0222")
+    assert d.message == "`t` has rows with ranges, so it takes one number key, not 2"
+
+
+def test_an_unknown_key_with_no_close_one_lists_the_keys(tmp_path: Path) -> None:
+    text = BASE + "table t(b: Box) -> int {\n A: 1\n B: 2\n Q: 3  #!\n}\n" + USE_T
+    d = only(tmp_path, text, "E0207")
+    assert d.help == "the Box keys are `A` and `B`"
+    d = only(tmp_path, BASE + "links Box.near { A: Q }  #!\n", "E0207")
+    assert d.help == "the Box keys are `A` and `B`"
+
+
+def test_a_weighted_table_with_keys_shows_the_header_to_write(tmp_path: Path) -> None:
+    text = BASE + "table w(x: int) -> int weighted {  #!\n 50%: 1\n 50%: 2\n}\n" + USE_W
+    d = only(tmp_path, text, "E0220")
+    assert d.help == "write `table w -> int weighted { ... }`"
