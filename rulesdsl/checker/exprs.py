@@ -426,8 +426,8 @@ class ExprChecker:
         env = self.env
         if node.name == "me":
             if not ctx.me:
-                self.err(node.span, "E0306", "`me` is only known in orders and reports",
-                         help="pass the player as a parameter; a victory rule names its own, as in `victory v for p`")
+                self.err(node.span, "E0306", "`me` is only known in orders and reports", help=_ME_HINTS.get(
+                    ctx.kind, "`me` is the player giving an order or reading a report; name the player instead"))
                 return ir.Special(T.ANY, line, "me")
             return ir.Special(T.PLAYER, line, "me")
         if node.name == "turn":
@@ -458,7 +458,8 @@ class ExprChecker:
             env.used.add(node.name)
             self.err(node.span, "E0308", f"table `{node.name}` needs its key", help=f"write `{node.name}(...)`")
             return ir.Const(T.ANY, line, None)
-        hint = suggest(node.name, [*scope.names(), *env.params, *env.things, "me", "turn", "players"])
+        hint = _FOREIGN_LITERALS.get(node.name.lower()) or suggest(
+            node.name, [*scope.names(), *env.params, *env.things, "me", "turn", "players"])
         self.err(node.span, "E0309", f"unknown name `{node.name}`", hint)
         return ir.Const(T.ANY, line, None)
 
@@ -476,8 +477,10 @@ class ExprChecker:
         if base == T.ANY:
             return ir.Field(T.ANY, line, obj, node.name)
         if isinstance(base, T.OptT):
-            self.err(node.obj.span, "E0310", f"this may be none, so `.{node.name}` cannot be read",
-                     help="check it first: `if x != none { ... }`")
+            x = show_expr(node.obj)
+            what = f"`{x}`" if x is not None else "this"
+            self.err(node.obj.span, "E0310", f"{what} may be none, so `.{node.name}` cannot be read",
+                     help=f"check it first: `if {x or 'x'} != none {{ ... }}`")
             return ir.Field(T.ANY, line, obj, node.name)
         if isinstance(base, T.ThingT):
             fields = self.env.fields_of(base.name)
@@ -489,7 +492,8 @@ class ExprChecker:
                 return ir.Field(narrowed or fields[node.name].ty, line, obj, node.name)
             names = list(fields) + (list(PLAYER_BUILTINS) if base.name == "Player" else
                                     [self.env.things[base.name].key] if base.name in self.env.things else [])
-            self.err(node.name_span, "E0311", f"{base.name} has no field `{node.name}`", suggest(node.name, names))
+            self.err(node.name_span, "E0311", f"{base.name} has no field `{node.name}`",
+                     suggest(node.name, names) or self._fields_hint(base.name, list(fields)))
             return ir.Field(T.ANY, line, obj, node.name)
         if isinstance(base, T.OrderT):
             args = self.env.order_args.get(base.order, {})
@@ -509,6 +513,17 @@ class ExprChecker:
             return ir.RecordGet(ft, line, obj, node.name)
         self.err(node.name_span, "E0311", f"{base.show()} has no fields")
         return ir.Field(T.ANY, line, obj, node.name)
+
+    def _fields_hint(self, thing: str, declared: list[str]) -> str:
+        """The fields a thing or a player does have, for a field that is not even close to one of them."""
+        if thing == "Player":
+            builtin = ", ".join(f"`{k}`" for k in PLAYER_BUILTINS if k not in declared)
+            mine = ", ".join(f"`{k}`" for k in declared)
+            return (f"a Player has {mine}, and the built-in {builtin}" if declared
+                    else f"a Player has only the built-in {builtin}; declare more in `player {{ ... }}`")
+        info = self.env.things.get(thing)
+        names = ([info.key] if info is not None else []) + declared
+        return f"a {thing} has {', '.join(f'`{k}`' for k in names)}" if names else f"a {thing} has no fields"
 
     def world_field(self, node: n.Attr, scope: Scope) -> ir.Expr:
         line = node.span.line
@@ -553,7 +568,15 @@ class ExprChecker:
         if isinstance(obj.ty, T.ListT):
             self.expect(idx, T.INT, node.index.span, "a list position")
             return ir.ListIndex(obj.ty.item, line, obj, idx)
-        self.err(node.span, "E0312", f"cannot index {obj.ty.show()}", help="only lists, tables and per-key values")
+        x = show_expr(node.obj)
+        what = f"`{x}`" if x is not None else "this"
+        kind = f"a number ({obj.ty.show()})" if isinstance(obj.ty, T.Num) else T.describe(obj.ty)
+        hint = None
+        if isinstance(obj, ir.Field) and isinstance(idx.ty, T.ThingT) and isinstance(obj.obj.ty, (T.ThingT, T.WorldT)):
+            hint = (f"for one value per {idx.ty.name}, declare the field as "
+                    f"`{obj.name}: {idx.ty.name} -> {T.concrete(obj.ty).show()}`")
+        self.err(node.span, "E0312", f"{what} is {kind}; only lists, tables and per-key values take `[...]`",
+                 help=hint)
         return ir.ListIndex(T.ANY, line, obj, idx)
 
     def table_call(self, name: str, name_span: Span, args: tuple[n.Expr, ...], span: Span, scope: Scope,
@@ -833,8 +856,12 @@ class ExprChecker:
     def stmt(self, node: n.Stmt, scope: Scope, ctx: Context) -> ir.Stmt | None:
         line = node.span.line
         if isinstance(node, n.Let):
-            if node.name in self.env.params or node.name in self.env.things or node.name == "world":
-                self.err(node.span, "E0330", f"`{node.name}` is already a global name; choose another")
+            taken = ("the name of a parameter" if node.name in self.env.params
+                     else "the name of a thing" if node.name in self.env.things
+                     else "the name of the game's `world`" if node.name == "world" else None)
+            if taken is not None:
+                self.err(node.span, "E0330", f"a local cannot be named `{node.name}`: that is already {taken}",
+                         help="give the local a name of its own, and use that name after it")
             value = self.expr(node.value, scope, ctx)
             if value.ty == T.NONE:
                 self.err(node.value.span, "E0331", "cannot tell the type of a bare `none`",
@@ -938,7 +965,8 @@ class ExprChecker:
         if isinstance(node, n.Fail):
             if not ctx.allow_fail:
                 self.err(node.span, "E0334", "`fail` belongs in an order's effect",
-                         help="it refuses the order with its reason")
+                         help="to refuse an order, write `fail` in its `effect` or `require ... else \"...\"` "
+                              "in the order; to give a player news, write `tell p \"...\"`")
             return ir.Fail(line, self.text(node.text, scope, ctx))
         raise AssertionError(f"unhandled statement {node!r}")
 
@@ -946,9 +974,23 @@ class ExprChecker:
         """An assignable place: a let name, a field, a per-key value."""
         if isinstance(node, n.Name):
             ty = scope.lookup(node.name)
+            if ty is not None and ctx.order is not None and node.name in self.env.order_args.get(ctx.order, {}) \
+                    and all(node.name not in f for f in scope.frames[1:]):
+                # The outermost names of an order's scope are its arguments; a `let` or a loop inside may hide one.
+                self.err(node.span, "E0336", f"`{node.name}` is an argument of order `{ctx.order}`, "
+                         "and an order's arguments cannot change",
+                         help=f"copy it into a local first, like `let left = {node.name}`, and change that")
+                return ir.Local(ty, node.span.line, node.name)
+            if ty is None and node.name in self.env.params:
+                param = self.env.params[node.name]
+                self.env.used.add(node.name)  # one mistake: not also "never used"
+                self.err(node.span, "E0335", f"`{node.name}` is a parameter, and parameters do not change during "
+                         "the game", help=f"keep a value that changes in a field, like "
+                         f"`world {{ {node.name}: {param.ty.show()} }}`, and write `world.{node.name}`")
+                return ir.Local(T.ANY, node.span.line, node.name)
             if ty is None:
                 self.err(node.span, "E0335", f"`{node.name}` is not a local name that can change",
-                         help=f"declare it first: `let {node.name} = ...`")
+                         help=suggest(node.name, scope.names()) or f"declare it first: `let {node.name} = ...`")
                 return ir.Local(T.ANY, node.span.line, node.name)
             return ir.Local(ty, node.span.line, node.name)
         if isinstance(node, n.Attr):
@@ -971,7 +1013,8 @@ class ExprChecker:
                 if fd is not None:
                     return ir.Field(fd.ty, e.line, e.obj, e.name)
             elif isinstance(e, ir.Field) and isinstance(e.obj.ty, T.OrderT):
-                self.err(node.span, "E0336", "an order's arguments cannot change")
+                self.err(node.span, "E0336", "an order's arguments cannot change",
+                         help="keep what changes in a field or a local name")
             elif isinstance(e, ir.RecordGet):
                 self.err(node.span, "E0336", "records are values and cannot change")
             return e

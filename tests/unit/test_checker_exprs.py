@@ -28,6 +28,45 @@ def effect(stmts: str) -> str:
     return BASE.replace(old, f"  effect {{\n{stmts}\n  }}\n", 1)
 
 
+# ---------------------------------------------------------------- assignment
+
+
+def test_assigning_an_order_argument_is_refused(tmp_path: Path) -> None:
+    d = only(tmp_path, effect("    if n > box.stones {\n      n = box.stones\n    }"), "E0336")
+    assert (d.span.line, d.span.col) == (BASE.count("\n", 0, BASE.index("  effect")) + 3, 7)
+    assert "argument of order `put`" in d.message and "cannot change" in d.message
+    assert d.help is not None and "`let left = n`" in d.help
+
+
+def test_adding_to_an_order_argument_is_refused(tmp_path: Path) -> None:
+    only(tmp_path, effect("    n += 1"), "E0336")
+
+
+def test_a_local_copy_of_an_argument_and_a_loop_variable_may_change(tmp_path: Path) -> None:
+    text = effect("    let left = n\n    left -= 1\n    for each n in [1, 2] { n = 3 }\n    box.stones += left")
+    assert diagnostics(tmp_path, text) == []
+
+
+def test_assigning_a_parameter_says_parameters_do_not_change(tmp_path: Path) -> None:
+    d = only(tmp_path, BASE + "param wage: money = 3\nphase pay { wage = money(4) }\n", "E0335")
+    assert d.span.line == FIRST + 1
+    assert "parameter" in d.message
+    assert d.help is not None and "world" in d.help
+
+
+def test_assigning_a_misspelt_local_suggests_the_local(tmp_path: Path) -> None:
+    d = only(tmp_path, BASE + "phase q {\n  let total = 1\n  totl = 2\n}\n", "E0335")
+    assert d.help == "did you mean `total`?"
+
+
+def test_let_names_what_the_name_already_is(tmp_path: Path) -> None:
+    d = only(tmp_path, BASE + "param wage: money = 3\nphase q { let wage = wage * 2 }\n", "E0330")
+    assert "already the name of a parameter" in d.message
+    d = only(tmp_path, BASE + "phase q { let Box = 1 }\n", "E0330")
+    assert "already the name of a thing" in d.message
+    assert "global" not in d.message
+
+
 # ---------------------------------------------------------------- money and counts
 
 
@@ -198,3 +237,46 @@ def test_a_set_of_things_in_a_text_suggests_joining_their_names(tmp_path: Path) 
     d = only(tmp_path, BASE + 'phase q { for each b in Box { news "{b.near}" } }\n', "E0305")
     assert d.help is not None and '`{join([b.name for b in b.near], ", ")}`' in d.help
     assert "`{size(b.near)}`" in d.help
+
+
+# ---------------------------------------------------------------- names and fields
+
+
+def test_me_in_a_phase_suggests_going_through_the_players(tmp_path: Path) -> None:
+    d = only(tmp_path, BASE + "phase q { me.moves += 1 }\n", "E0306")
+    assert d.help is not None and "for each p in players" in d.help and "victory" not in d.help
+
+
+def test_me_in_a_victory_keeps_the_victory_hint(tmp_path: Path) -> None:
+    d = only(tmp_path, BASE + "victory v for p { when me.active }\n", "E0306")
+    assert d.help is not None and "victory v for p" in d.help
+
+
+def test_another_languages_literals_get_ours(tmp_path: Path) -> None:
+    for written, ours in (("True", "true"), ("False", "false"), ("None", "none"), ("null", "none")):
+        d = only(tmp_path, BASE + f"phase q {{ let v = {written} }}\n", "E0309")
+        assert d.help == f"write `{ours}`", written
+
+
+def test_a_field_read_through_an_optional_names_the_expression(tmp_path: Path) -> None:
+    text = BASE + ("thing Pad keyed by code { boss: Player? }\ndata Pad(code, boss) { X: none }\n"
+                   "phase q { for each c in Pad { c.boss.moves += 1 } }\n")
+    d = only(tmp_path, text, "E0310")
+    assert d.message == "`c.boss` may be none, so `.moves` cannot be read"
+    assert d.help == "check it first: `if c.boss != none { ... }`"
+
+
+def test_indexing_a_count_names_the_field_and_the_per_key_type(tmp_path: Path) -> None:
+    d = only(tmp_path, effect("    box.stones[me] += 1"), "E0312")
+    assert d.message == "`box.stones` is a number (int); only lists, tables and per-key values take `[...]`"
+    assert d.help == "for one value per Player, declare the field as `stones: Player -> int`"
+
+
+def test_a_field_far_from_any_lists_the_fields(tmp_path: Path) -> None:
+    d = only(tmp_path, effect("    box.troops += 1"), "E0311")
+    assert d.help == "a Box has `code`, `name`, `stones`, `near`, `owner`"
+
+
+def test_fail_outside_an_effect_says_where_it_belongs(tmp_path: Path) -> None:
+    d = only(tmp_path, BASE + 'phase q { fail "no" }\n', "E0334")
+    assert d.help is not None and "`require" in d.help and "tell p" in d.help
