@@ -751,11 +751,15 @@ def _backwards(kind: str, lo: Fraction, hi: Fraction) -> tuple[str, str]:
     return ("this row's range is empty: its start is past its end", f"did you mean `{turned}`?")
 
 
-def _lines(rows: list[n.TableRow]) -> str:
-    shown = sorted(r.span.line for r in rows)
-    if len(shown) == 1:
-        return f"the row at line {shown[0]}"
-    return "the rows at lines " + ", ".join(map(str, shown[:-1])) + f" and {shown[-1]}"
+def _lines(rows: list[tuple[Keys, n.TableRow]], whole: bool, crowded: set[int]) -> str:
+    """`the row at line 18`, `the rows at lines 18 and 20`; rows that share a line with another row are named
+    by their keys as well: `the row for keys 0 to 4 (line 5)`."""
+    ordered = sorted(rows, key=lambda kr: (kr[1].span.line, kr[1].span.col))
+    if any(r.span.line in crowded for _, r in ordered):
+        named = [f"for {describe(k, whole)} (line {r.span.line})" for k, r in ordered]
+        return ("the row " if len(named) == 1 else "the rows ") + _and(named)
+    shown = [str(r.span.line) for _, r in ordered]
+    return f"the row at line {shown[0]}" if len(shown) == 1 else f"the rows at lines {_and(shown)}"
 
 
 def _check_coverage(env: Env, name: str, rows: list[tuple[Keys, n.TableRow]], whole: bool, gaps: bool = True) -> None:
@@ -767,6 +771,8 @@ def _check_coverage(env: Env, name: str, rows: list[tuple[Keys, n.TableRow]], wh
     # A row whose keys the other rows all take can never be used. Later rows are judged first, so of two
     # equal rows the second is the one reported.
     alive = [(k, r) for k, r in rows if not k.empty]
+    lines = [r.span.line for _, r in rows]
+    crowded = {line for line in lines if lines.count(line) > 1}
     for keys, row in reversed(alive):
         others = [(k, r) for k, r in alive if r is not row]
         if uncovered(keys, [k for k, _ in others]):
@@ -778,30 +784,30 @@ def _check_coverage(env: Env, name: str, rows: list[tuple[Keys, n.TableRow]], wh
             if not uncovered(keys, [k for k, _ in fewer]):
                 covering = fewer
         env.diags.error(row.span, "E0226", f"this row of `{name}` can never be used: "
-                        f"{_lines([r for _, r in covering])} already {'covers' if len(covering) == 1 else 'cover'} "
+                        f"{_lines(covering, whole, crowded)} already {'covers' if len(covering) == 1 else 'cover'} "
                         f"its {describe(keys, whole)}",
                         help="remove it, or change its bounds so that it takes keys no other row has")
         alive = others
     for (a, arow), (b, brow) in itertools.combinations(alive, 2):
         both = a.meet(b)
         if not both.empty:
-            env.diags.error(brow.span, "E0224", f"this row of `{name}` overlaps {_lines([arow])}: "
+            env.diags.error(brow.span, "E0224", f"this row of `{name}` overlaps {_lines([(a, arow)], whole, crowded)}: "
                             f"{describe(both, whole)} would match both", help="each key may match one row only")
     if not alive or not gaps:
         return
     for gap in uncovered(Keys(LOWEST, HIGHEST), [k for k, _ in alive]):
-        before = [r for k, r in alive if k.end == gap.start]
-        after = [r for k, r in alive if k.start == gap.end]
+        before = [(k, r) for k, r in alive if k.end == gap.start]
+        after = [(k, r) for k, r in alive if k.start == gap.end]
         what = describe(gap, whole)
         if before and after:
-            env.diags.error(after[0].span, "E0225", f"`{name}` has no row for {what}, between the rows at lines "
-                            f"{before[0].span.line} and {after[0].span.line}",
+            sides = _lines([before[0], after[0]], whole, crowded)
+            env.diags.error(after[0][1].span, "E0225", f"`{name}` has no row for {what}, between {sides}",
                             help="add a row for the gap or widen one")
         elif after:
-            env.diags.warning(after[0].span, "W0203", f"`{name}` has no row for {what}; such a key stops the turn",
+            env.diags.warning(after[0][1].span, "W0203", f"`{name}` has no row for {what}; such a key stops the turn",
                               help="start the first row with `below ...` if smaller keys can happen")
         elif before:
-            env.diags.warning(before[0].span, "W0203", f"`{name}` has no row for {what}; such a key stops the turn",
+            env.diags.warning(before[0][1].span, "W0203", f"`{name}` has no row for {what}; such a key stops the turn",
                               help="end the last row with `from ...` if larger keys can happen")
 
 

@@ -436,6 +436,18 @@ def test_an_unreachable_row_names_every_row_that_covers_it(tmp_path: Path) -> No
                                 "already cover its keys 2 to 5")]
 
 
+def test_rows_on_one_line_are_named_by_their_keys(tmp_path: Path) -> None:
+    text = BASE + 'table t(x: int) -> text { below 0: "a", 0 to 4: "b", 2: "c", from 10: "d" }\n' \
+        + "phase q { for each b in Box { let v = t(b.stones) } }\n"
+    checked = check_text(tmp_path, text)
+    line = BASE_LINES + 1
+    assert [d.message for d in checked.diagnostics] == [
+        f"this row of `t` can never be used: the row for keys 0 to 4 (line {line}) already covers its key 2",
+        f"`t` has no row for keys 5 to 9, between the rows for keys 0 to 4 (line {line}) and for keys from 10 "
+        f"(line {line})",
+    ], show(checked.diagnostics)
+
+
 def test_of_two_equal_rows_the_second_is_the_one_never_used(tmp_path: Path) -> None:
     got = _table_diagnostics(tmp_path, "int", ["below 1", "1 to 3", "1 to 3", "from 4"])
     assert [(code, row) for code, row, _ in got] == [("E0226", 3)]
