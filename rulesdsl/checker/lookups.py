@@ -156,9 +156,13 @@ def _argument_keys(env: Env, d: n.OrderDecl, ranges: dict[str, tuple[int, int]],
                    has: dict[str, Callable[[Key], bool] | None], rebound: set[str]) -> None:
     seen: set[tuple[str, str]] = set()
     for node in _nodes(d):
-        if not (isinstance(node, n.Call) and len(node.args) == 1 and isinstance(node.args[0], n.Name)):
+        if isinstance(node, n.Call) and len(node.args) == 1 and isinstance(node.args[0], n.Name):
+            arg, table = node.args[0].name, node.func
+        elif isinstance(node, n.Index) and isinstance(node.obj, n.Name) and isinstance(node.index, n.Name) \
+                and node.obj.name not in rebound and node.obj.name not in ranges:
+            arg, table = node.index.name, node.obj.name
+        else:
             continue
-        arg, table = node.args[0].name, node.func
         check = has.get(table)
         if arg not in ranges or arg in rebound or check is None or (arg, table) in seen:
             continue

@@ -548,6 +548,14 @@ def test_an_argument_a_table_does_not_cover_names_the_missing_keys(tmp_path: Pat
                          "order would stop the turn"), show([d])
 
 
+def test_an_argument_read_with_brackets_is_checked_too(tmp_path: Path) -> None:
+    text = BASE.replace("  cost money(n)\n", "  cost price[n]\n", 1) \
+        + "table price(k: int) -> money { 1: 1, 2: 2, 3: 2, 4: 2, 5: 2, 6: 3, 7: 3, 8: 3 }\n"
+    checked = check_text(tmp_path, text)
+    assert [(d.code, d.message.split(",")[0]) for d in checked.diagnostics] == [
+        ("W0205", "`n` of order `put` may be 9")], show(checked.diagnostics)
+
+
 def test_one_mistake_in_a_table_read_is_reported_once(tmp_path: Path) -> None:
     # A key of the wrong type is E0301 alone, not also "no row for it".
     checked = check_text(tmp_path, BASE + 'table t(x: int) -> int { 1: 2 }\nphase q { let v = t("1") }\n')
