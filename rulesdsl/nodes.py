@@ -152,6 +152,7 @@ class Stmt:
 class Let(Stmt):
     name: str
     value: Expr
+    name_span: Span | None = None
 
 
 @dataclass(frozen=True)
@@ -288,6 +289,7 @@ class DataDecl(Decl):
     columns: tuple[str, ...]
     columns_span: Span
     rows: tuple[DataRow, ...]
+    column_spans: tuple[Span, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -219,7 +219,8 @@ class _Builder(Transformer[Any, Any]):
         first, last = cols[0], cols[-1]
         cspan = Span(self.source.name, first.line or 0, first.column or 0,
                      last.end_line or 0, last.end_column or 0)
-        return n.DataDecl(self.span(meta), str(name), tuple(str(c) for c in cols), cspan, tuple(rows))
+        return n.DataDecl(self.span(meta), str(name), tuple(str(c) for c in cols), cspan, tuple(rows),
+                          tuple(self.tspan(c) for c in cols))
 
     @v_args(meta=True, inline=True)
     def data_row(self, meta: Any, key: Token, *values: n.Expr) -> n.DataRow:
@@ -463,7 +464,7 @@ class _Builder(Transformer[Any, Any]):
 
     @v_args(meta=True, inline=True)
     def let_stmt(self, meta: Any, name: Token, value: n.Expr) -> n.Let:
-        return n.Let(self.span(meta), str(name), value)
+        return n.Let(self.span(meta), str(name), value, self.tspan(name))
 
     @v_args(meta=True, inline=True)
     def assign_stmt(self, meta: Any, target: n.Expr, value: n.Expr) -> n.Assign:

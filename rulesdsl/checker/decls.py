@@ -407,6 +407,10 @@ def data(env: Env, module: n.Module) -> dict[str, list[ir.Instance]]:
             if c == info.key:
                 env.diags.error(_column_span(d, i), "E0211", f"`{c}` is the key of {d.name}: it is the first "
                                 "column only", help="remove this column")
+            elif c in cols[:i - 1]:
+                env.diags.error(_column_span(d, i), "E0203", f"column `{c}` of `data {d.name}` is named twice",
+                                notes=[f"the first is column {cols.index(c) + 2}"],
+                                help="each field gets one column; remove this one")
             elif c not in info.fields:
                 env.diags.error(_column_span(d, i), "E0211", f"{d.name} has no field `{c}`",
                                 help=_fields_hint(info, c))
@@ -467,21 +471,8 @@ def _and(items: Iterable[str]) -> str:
 
 
 def _column_span(d: n.DataDecl, i: int) -> Span:
-    """Where column `i` of `data THING(...)` is written.
-
-    The parser gives the span of the whole column list; a column's place in it is worked out when the
-    columns are on one line with the same separator between each two (`code, name, price`), the way
-    everyone writes them. Otherwise the whole list is underlined.
-    """
-    whole, names = d.columns_span, d.columns
-    if len(names) == 1:
-        return whole
-    between = (whole.end_col - whole.col) - sum(len(c) for c in names)
-    if whole.line != whole.end_line or between < len(names) - 1 or between % (len(names) - 1):
-        return whole
-    sep = between // (len(names) - 1)
-    col = whole.col + sum(len(c) for c in names[:i]) + i * sep
-    return Span(whole.file, whole.line, col, whole.line, col + len(names[i]))
+    """Where column `i` of `data THING(...)` is written."""
+    return d.column_spans[i] if i < len(d.column_spans) else d.columns_span
 
 
 def links(env: Env, module: n.Module, instances: dict[str, list[ir.Instance]]) -> None:

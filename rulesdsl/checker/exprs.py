@@ -860,7 +860,8 @@ class ExprChecker:
                      else "the name of a thing" if node.name in self.env.things
                      else "the name of the game's `world`" if node.name == "world" else None)
             if taken is not None:
-                self.err(node.span, "E0330", f"a local cannot be named `{node.name}`: that is already {taken}",
+                self.err(node.name_span or node.span, "E0330",
+                         f"a local cannot be named `{node.name}`: that is already {taken}",
                          help="give the local a name of its own, and use that name after it")
             value = self.expr(node.value, scope, ctx)
             if value.ty == T.NONE:

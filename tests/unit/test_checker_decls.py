@@ -70,12 +70,18 @@ def test_a_column_that_is_not_a_field_is_underlined_alone_and_the_fields_are_lis
     assert d.help == "did you mean `size`? The fields of Crate are `name` and `size`"
 
 
-def test_a_column_in_a_list_written_on_several_lines_underlines_the_whole_list(tmp_path: Path) -> None:
-    # The parser gives the span of the column list only; a column's own place is worked out on one line.
-    text = BASE + 'thing Crate keyed by code { name: text }\ndata Crate(code,  #!\n name, army) { X: "x", 1 }\n'
+def test_a_column_in_a_list_written_on_several_lines_is_underlined_alone(tmp_path: Path) -> None:
+    text = BASE + 'thing Crate keyed by code { name: text }\ndata Crate(code,\n name, army) { X: "x", 1 }  #!\n'
     d = only(tmp_path, text, "E0211")
-    assert (d.span.line, d.span.col, d.span.end_line) == (BASE_LINES + 2, 12, BASE_LINES + 3)
+    assert (d.span.line, d.span.col, d.span.end_line, d.span.end_col) == (BASE_LINES + 3, 8, BASE_LINES + 3, 12)
     assert d.help == "the fields of Crate are `name`"
+
+
+def test_a_column_named_twice_is_e0203(tmp_path: Path) -> None:
+    text = BASE + 'thing Crate keyed by code { name: text }\ndata Crate(code, name, name) { X: "x", "y" }  #!\n'
+    d = only(tmp_path, text, "E0203")
+    assert (d.span.col, d.span.end_col) == (24, 28)
+    assert d.message == "column `name` of `data Crate` is named twice"
 
 
 def test_a_column_in_a_list_with_wider_separators_is_underlined_alone(tmp_path: Path) -> None:
