@@ -174,6 +174,8 @@ class Game:
         msg = str(exc) if isinstance(exc, (TableMiss, IndexError)) else f"{kind}: {exc}"
         if isinstance(exc, ZeroDivisionError):
             msg = "division by zero"
+        elif isinstance(exc, RecursionError):
+            msg = "a function or procedure calls itself without end"
         return RulesError(msg, self.spec.source if line else "", line, self._doing, rule if line else "")
 
     def _reset_fields(self) -> None:

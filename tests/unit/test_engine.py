@@ -423,6 +423,17 @@ def test_error_in_a_function_names_the_function_and_the_order_that_called_it(err
     assert str(e) == f'err.rules:{SHARE_LINE}: division by zero (in function share, while order "T,3" of Ann)'
 
 
+def test_a_function_that_calls_itself_without_end_is_said_in_words(tmp_path: Path) -> None:
+    rules = ERR_RULES + "define deeper(n: int) -> int = deeper(n + 1)\nphase spiral { news \"{deeper(1)}\" }\n"
+    loaded = load_text(tmp_path, rules, "{{ score }}\n", "err", tmp_path / "cache")
+    g = loaded.new_game()
+    with pytest.raises(RulesError) as info:
+        g.process_turn([])
+    e = info.value
+    assert (e.line, e.rule, e.doing) == (rules.count("\n") - 1, "function deeper", "phase spiral")
+    assert e.message == "a function or procedure calls itself without end"
+
+
 def test_error_in_a_default_names_the_field(tmp_path: Path) -> None:
     # The default is worked out again at the start of every turn: with one player gone, it divides by 0.
     quota = "  quota: int = 10 div (size(players) - 2) reset each turn\n"
