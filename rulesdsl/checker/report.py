@@ -45,7 +45,11 @@ def report(env: Env, checker: ExprChecker, module: n.Module, load: TemplateLoade
     for extra in decls[1:]:
         env.diags.error(extra.span, "E0501", "only one `report { ... }` block per file")
     if not decls:
-        env.diags.error(Span(module.file, 1, 1, 1, 2), "E0502", "a ruleset needs a `report { ... }` block",
+        # Point at the ruleset's header (else its first declaration): comments above it are not the mistake.
+        header = next((d for d in module.decls if isinstance(d, n.RulesetDecl)), None)
+        first = header or (module.decls[0] if module.decls else None)
+        span = first.span if first is not None else Span(module.file, 1, 1, 1, 2)
+        env.diags.error(span, "E0502", "a ruleset needs a `report { ... }` block",
                         help="every player gets a report each turn: say what it shows")
         return None
     d = decls[0]

@@ -249,6 +249,8 @@ CASES: dict[str, Case] = {
     # ------------------------------------------------------------ the report
     "E0501": add('report { template "t.report.j2" }  #!\n', "E0501"),
     "E0502": Case("E0502", BASE.split("report {")[0].replace('ruleset "T"', 'ruleset "T"  #!\n', 1)),
+    "E0502-after-comments": Case("E0502", "# a game\n\n" + BASE.split("report {")[0].replace(
+        'ruleset "T" { version "1" turn "turn" }', 'ruleset "T" { version "1" turn "turn" }  #!', 1)),
     "E0503": edit('report {\n  cash = me.cash\n  template "t.report.j2"\n', "report {  #!\n  cash = me.cash\n",
                   "E0503"),
     "E0504": edit('  template "t.report.j2"\n', '  template "missing.report.j2"  #!\n', "E0504"),
