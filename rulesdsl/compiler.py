@@ -100,7 +100,9 @@ def check_path(path: Path, display: str | None = None) -> Checked:
     problems: list[Diagnostic] = []
     loader = _templates_beside(path, sources, problems)
     program, bag = check(module, content_hash(path), loader)  # type: ignore[arg-type]
-    all_diags = sorted([*diags, *problems, *bag.sorted()], key=lambda d: (d.sort_key(), d.message))
+    # The ruleset's own diagnostics come first, then its templates', each in the order of its lines.
+    all_diags = sorted([*diags, *problems, *bag.sorted()],
+                       key=lambda d: (d.span.file != source.name, d.sort_key(), d.message))
     return Checked(program, all_diags, sources)
 
 

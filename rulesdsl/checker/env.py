@@ -82,6 +82,7 @@ class Env:
     order_args: dict[str, dict[str, T.Ty]] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)  # params, tables, functions referred to
     runs: dict[str, Span] = field(default_factory=dict)  # game orders, and the `run` that runs each
+    meant_runs: set[str] = field(default_factory=set)  # orders an unknown `run NAME` was probably meant for
 
     def resolve_type(self, ref: n.TypeRef) -> T.Ty:
         if isinstance(ref, n.NamedType):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from dataclasses import fields
 from fractions import Fraction
@@ -936,8 +937,10 @@ class ExprChecker:
                 self.err(node.span, "E0333", "`run` belongs in a phase")
             order = self.env.orders.get(node.order)
             if order is None or order.kind != "game":
-                self.err(node.span, "E0320", f"unknown order `{node.order}`",
-                         suggest(node.order, [k for k, o in self.env.orders.items() if o.kind == "game"]))
+                games = [k for k, o in self.env.orders.items() if o.kind == "game"]
+                self.err(node.span, "E0320", f"unknown order `{node.order}`", suggest(node.order, games))
+                # The misspelt `run` is the mistake; its order is not also "never run" (W0102).
+                self.env.meant_runs.update(difflib.get_close_matches(node.order, games, n=1))
                 return None
             return ir.Run(line, node.order)
         if isinstance(node, n.News):

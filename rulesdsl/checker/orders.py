@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from rulesdsl import ir
@@ -36,13 +37,24 @@ def policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
         if s.kind == "header":
             header = s.strings
             slots = [m for line in header for m in PLACEHOLDER.findall(line)]
-            for slot in slots:
-                if slot not in HEADER_SLOTS:
-                    env.diags.error(s.span, "E0402", f"unknown header slot `{{{slot}}}`",
+            unknown = [slot for slot in slots if slot not in HEADER_SLOTS]
+            missing = [need for need in ("account", "code") if need not in slots]
+            for slot in unknown:
+                close = difflib.get_close_matches(slot, missing, n=1)
+                if close or (len(unknown) == 1 and len(missing) == 1):
+                    # The usual mistake is one placeholder misspelt or misnamed: one error, saying which.
+                    meant = close[0] if close else missing[0]
+                    missing.remove(meant)
+                    env.diags.error(s.span, "E0402", f"`{{{slot}}}` is not a header placeholder, and the header "
+                                    f"needs `{{{meant}}}`", help=f"write `{{{meant}}}` in its place" if not close
+                                    else f"did you mean `{{{meant}}}`?")
+                else:
+                    env.diags.error(s.span, "E0402", f"`{{{slot}}}` is not a header placeholder",
                                     help="header lines may hold {game}, {account} and {code}")
-            for need in ("account", "code"):
-                if need not in slots:
-                    env.diags.error(s.span, "E0402", f"the header must hold `{{{need}}}` to know who writes")
+            for need in missing:
+                env.diags.error(s.span, "E0402", f"the header must hold `{{{need}}}` to know who writes",
+                                help='like `header "{account}", "{code}"`: the account number, then the '
+                                     "player's code")
         elif s.kind == "budget":
             fd = env.player_fields.get(s.name)
             if fd is None or not isinstance(fd.ty, T.Num) or fd.ty.unit:
@@ -133,19 +145,21 @@ def orders(env: Env, checker: ExprChecker, pol: ir.OrderPolicy) -> list[ir.Order
             args.append(_arg_type(env, checker, a))
         for ph in placeholders:
             if ph not in arg_names:
-                env.diags.error(d.pattern_span, "E0407", f"`{{{ph}}}` in the order's syntax is not an argument",
+                env.diags.error(_in_pattern(d, "{" + ph + "}"), "E0407",
+                                f"`{{{ph}}}` in the order's syntax is not an argument",
                                 help=suggest(ph, arg_names) or f"declare it: `{ph}: TYPE`")
         for a in d.args:
             if placeholders.count(a.name) == 0:
                 env.diags.error(a.span, "E0408", f"argument `{a.name}` does not appear in the syntax \"{d.pattern}\"",
                                 help=f"write `{{{a.name}}}` where the player gives it")
             elif placeholders.count(a.name) > 1:
-                env.diags.error(d.pattern_span, "E0407", f"`{{{a.name}}}` appears twice in the syntax")
+                env.diags.error(_in_pattern(d, "{" + a.name + "}", second=True), "E0407",
+                                f"`{{{a.name}}}` appears twice in the syntax")
         if not re.match(r"^[^{}\s]", d.pattern):
             env.diags.error(d.pattern_span, "E0409", "an order's syntax starts with its keyword, like \"A,{country}\"")
         for i in range(len(d.pattern) - 1):
             if d.pattern[i] == "}" and d.pattern[i + 1] == "{":
-                env.diags.error(d.pattern_span, "E0409", "two arguments need something between them",
+                env.diags.error(_in_pattern(d, "}{"), "E0409", "two arguments need something between them",
                                 help="separate them with a comma or a space")
         env.order_args[name] = {arg.name: arg.ty for arg in args}
         scope = Scope()
@@ -183,17 +197,25 @@ def orders(env: Env, checker: ExprChecker, pol: ir.OrderPolicy) -> list[ir.Order
         for oname, ospan in d.once_per:
             if oname not in arg_names:
                 env.diags.error(ospan, "E0410", f"`once per turn per {oname}`: `{oname}` is not an argument",
-                                help=suggest(oname, arg_names))
+                                help=suggest(oname, arg_names) or (
+                                    f"write one of its arguments ({', '.join(f'`{a}`' for a in arg_names)}), or "
+                                    "`once per turn` alone to allow the order once a turn" if arg_names else
+                                    "write `once per turn` alone to allow the order once a turn"))
             once.append(oname)
         cost = None
         if d.cost is not None:
             cost = checker.expr(d.cost, scope, ctx)
             checker.expect(cost, T.MONEY, d.cost.span, "a cost")
             if pol.pay_field is None:
+                purses = [f for f, fd in env.player_fields.items() if fd.ty == T.MONEY]
                 env.diags.error(d.cost.span, "E0411", "orders cost money but nothing says what pays",
-                                help="add `pay from cash` to the `orders { ... }` block")
+                                help=f"add `pay from {purses[0]}` to the `orders {{ ... }}` block" if purses else
+                                "give players a money field, like `cash: money = 10` in `player { ... }`, and "
+                                "add `pay from cash` to the `orders { ... }` block")
             if d.kind == "personal":
-                env.diags.error(d.cost.span, "E0412", "a personal order costs nothing")
+                env.diags.error(d.cost.span, "E0412", "a personal order costs nothing",
+                                help="personal orders are carried out as they are read, free; to charge for it, "
+                                "make it a game order (drop `personal`) and run it in a phase")
         effect: tuple[ir.Stmt, ...] = ()
         if d.effect is not None:
             _fail_after_change(env, d.effect, False)
@@ -248,11 +270,23 @@ def phases(env: Env, checker: ExprChecker, module: n.Module) -> list[ir.Phase]:
     return out
 
 
+def _in_pattern(d: n.OrderDecl, piece: str, second: bool = False) -> Span:
+    """Where `piece` stands inside the order's quoted syntax; the whole syntax if that cannot be told."""
+    at = d.pattern.find(piece)
+    if second and at >= 0:
+        at = d.pattern.find(piece, at + 1)
+    whole = d.pattern_span
+    if at < 0 or whole.line != whole.end_line or whole.end_col - whole.col != len(d.pattern) + 2:
+        return whole
+    col = whole.col + 1 + at
+    return Span(whole.file, whole.line, col, whole.line, col + len(piece))
+
+
 def unrun(env: Env) -> tuple[str, ...]:
     """Game orders that no phase runs: the game refuses their lines, so that none waits on file for ever."""
     out = []
     for name, o in env.orders.items():
-        if o.kind == "game" and name not in env.runs:
+        if o.kind == "game" and name not in env.runs and name not in env.meant_runs:
             env.diags.warning(o.span, "W0102", f"order `{name}` is never run by a phase, so the game refuses it "
                               "as not used", help=f"add `phase {name}: run {name}` where it belongs in the sequence, "
                               "or remove the order")

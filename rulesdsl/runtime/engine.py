@@ -145,9 +145,9 @@ class Game:
                 self._read_submission(label, text)
             self._select()
             self._phases(before_orders=False)
-            self._doing = "the end of the turn"
+            self._doing = "ending the turn"
             self._end_of_turn()
-            self._doing = "victory"
+            self._doing = "judging victory"
             self._judge()
         except RulesError:
             raise

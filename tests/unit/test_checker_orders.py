@@ -1,0 +1,68 @@
+"""Checker, orders and phases: one mistake gets one diagnostic, at its place, with a hint in the game's words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulesdsl.diagnostics import Diagnostic
+from tests.unit.rulestools import BASE, check_text, marked_line, show
+
+
+def only(tmp_path: Path, text: str, code: str, template: str | None = None) -> Diagnostic:
+    """The one diagnostic of `text`, which must be `code` on the line marked `#!`."""
+    checked = check_text(tmp_path, text) if template is None else check_text(tmp_path, text, template)
+    got = checked.diagnostics
+    assert [(d.code, d.span.line) for d in got] == [(code, marked_line(text))], show(got)
+    return got[0]
+
+
+def test_a_misspelt_run_is_the_mistake_and_its_order_is_not_also_never_run(tmp_path: Path) -> None:
+    text = BASE.replace("phase putting: run put", "phase putting: run ptu  #!")
+    d = only(tmp_path, text, "E0320")
+    assert d.help == "did you mean `put`?"
+
+
+def test_an_order_nothing_runs_or_was_meant_to_run_is_still_w0102(tmp_path: Path) -> None:
+    text = BASE.replace('order put "P,{box},{n}" {', 'order put "P,{box},{n}" {  #!').replace(
+        "phase putting: run put", "phase putting { news \"nothing\" }")
+    assert only(tmp_path, text, "W0102").message.startswith("order `put` is never run by a phase")
+
+
+def test_a_placeholder_that_is_not_an_argument_is_underlined_alone(tmp_path: Path) -> None:
+    text = BASE.replace('order put "P,{box},{n}" {', 'order put "P,{box},{m}" {  #!').replace(
+        "  n: 1..9\n", "").replace("cost money(n)", "cost money(1)").replace("box.stones += n", "box.stones += 1")
+    d = only(tmp_path, text, "E0407")
+    line = text.splitlines()[d.span.line - 1]
+    assert line[d.span.col - 1:d.span.end_col - 1] == "{m}"
+
+
+def test_a_misspelt_header_placeholder_is_one_error_with_a_did_you_mean(tmp_path: Path) -> None:
+    text = BASE.replace('  header "{account}", "{code}"\n', '  header "{acount}", "{code}"  #!\n')
+    d = only(tmp_path, text, "E0402")
+    assert (d.message, d.help) == ("`{acount}` is not a header placeholder, and the header needs `{account}`",
+                                   "did you mean `{account}`?")
+
+
+def test_a_header_placeholder_used_for_a_missing_one_is_one_error(tmp_path: Path) -> None:
+    text = BASE.replace('  header "{account}", "{code}"\n', '  header "{name}", "{code}"  #!\n')
+    d = only(tmp_path, text, "E0402")
+    assert (d.message, d.help) == ("`{name}` is not a header placeholder, and the header needs `{account}`",
+                                   "write `{account}` in its place")
+
+
+def test_a_cost_without_pay_from_names_the_players_money_field(tmp_path: Path) -> None:
+    text = BASE.replace("  pay from cash\n", "").replace("  cost money(n)\n", "  cost money(n)  #!\n")
+    d = only(tmp_path, text, "E0411")
+    assert d.help == "add `pay from cash` to the `orders { ... }` block"
+
+
+def test_once_per_an_unknown_name_lists_the_arguments(tmp_path: Path) -> None:
+    text = BASE.replace("  cost money(n)\n", "  cost money(n)\n  once per turn per zone  #!\n")
+    d = only(tmp_path, text, "E0410")
+    assert d.help is not None and "(`box`, `n`)" in d.help and "`once per turn` alone" in d.help
+
+
+def test_a_ruleset_s_diagnostics_come_before_its_template_s(tmp_path: Path) -> None:
+    text = BASE.replace("  cash = me.cash\n", "  cash = me.cash\n  lost = nobody  #!\n")
+    checked = check_text(tmp_path, text, "{{ casj }}\n")
+    assert [(d.span.file, d.code) for d in checked.diagnostics] == [("t.rules", "E0309"), ("t.report.j2", "E0506")]
