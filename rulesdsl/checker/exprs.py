@@ -867,7 +867,11 @@ class ExprChecker:
             value = self.expr(node.value, scope, ctx)
             if value.ty == T.NONE:
                 self.err(node.value.span, "E0331", "cannot tell the type of a bare `none`",
-                         help="use a field or parameter of an optional type")
+                         help="a local takes its type from its value, so start it with a real one; to find one "
+                              "thing among many, use `best(...)` or `first(...)`")
+                # Its uses are not also reported: the mistake is here.
+                scope.declare(node.name, T.ANY)
+                return ir.Let(line, node.name, value)
             scope.declare(node.name, T.concrete(value.ty))
             return ir.Let(line, node.name, value)
         if isinstance(node, n.Assign):
@@ -934,7 +938,11 @@ class ExprChecker:
             return ir.CallProc(line, node.func, args)
         if isinstance(node, n.Run):
             if not ctx.allow_run:
-                self.err(node.span, "E0333", "`run` belongs in a phase")
+                self.err(node.span, "E0333", "`run` belongs in a phase",
+                         help=f"run it from a phase: `phase {node.order}: run {node.order}`, or `run {node.order}` "
+                              "inside a `phase NAME { ... }`")
+                # The misplaced `run` is the mistake; the order is not also "never run" (W0102).
+                self.env.meant_runs.add(node.order)
             order = self.env.orders.get(node.order)
             if order is None or order.kind != "game":
                 games = [k for k, o in self.env.orders.items() if o.kind == "game"]

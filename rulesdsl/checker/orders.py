@@ -20,20 +20,23 @@ HEADER_SLOTS = {"game", "account", "code"}
 def policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
     decls = [d for d in module.decls if isinstance(d, n.OrdersDecl)]
     for extra in decls[1:]:
-        env.diags.error(extra.span, "E0401", "only one `orders { ... }` block per file")
+        env.diags.error(extra.span, "E0401", "only one `orders { ... }` block per file",
+                        help=f"move its lines into the first `orders` block (line {decls[0].span.line})")
     if not decls:
         first = next(iter(env.orders.values()), None)
         if first is not None:
             env.diags.error(first.span, "E0416", "orders need an `orders { header ... }` block saying how a "
                             "player's submission starts", help='like `orders { header "{account}", "{code}" }`')
         return ir.OrderPolicy()
+    # The settings of a second block (E0401) still count, so that nothing else is reported for them.
+    settings = [s for d in decls for s in d.settings]
     header: tuple[str, ...] = ()
     budget, start, plus, limit, new_limit, pay = None, 0, 0, None, None, None
     groups: list[ir.Group] = []
-    if env.orders and not any(s.kind == "header" for s in decls[0].settings):
+    if env.orders and not any(s.kind == "header" for s in settings):
         env.diags.error(decls[0].span, "E0416", "the `orders` block needs a `header` saying how a player's "
                         "submission starts", help='like `header "{account}", "{code}"`')
-    for s in decls[0].settings:
+    for s in settings:
         if s.kind == "header":
             header = s.strings
             slots = [m for line in header for m in PLACEHOLDER.findall(line)]

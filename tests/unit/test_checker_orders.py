@@ -66,3 +66,21 @@ def test_a_ruleset_s_diagnostics_come_before_its_template_s(tmp_path: Path) -> N
     text = BASE.replace("  cash = me.cash\n", "  cash = me.cash\n  lost = nobody  #!\n")
     checked = check_text(tmp_path, text, "{{ casj }}\n")
     assert [(d.span.file, d.code) for d in checked.diagnostics] == [("t.rules", "E0309"), ("t.report.j2", "E0506")]
+
+
+def test_a_let_of_none_is_one_error_not_one_per_use(tmp_path: Path) -> None:
+    text = BASE + 'phase q {\n  let best = none  #!\n  news "{best.name} {best.stones}"\n}\n'
+    assert only(tmp_path, text, "E0331").help is not None
+
+
+def test_a_run_outside_a_phase_is_one_error_with_the_phase_to_write(tmp_path: Path) -> None:
+    text = BASE.replace("phase putting: run put", "procedure go() {\n  run put  #!\n}\nphase putting { go() }")
+    d = only(tmp_path, text, "E0333")
+    assert d.help is not None and "`phase put: run put`" in d.help
+
+
+def test_a_second_orders_block_is_one_error_and_its_settings_still_count(tmp_path: Path) -> None:
+    text = BASE.replace('  header "{account}", "{code}"\n  pay from cash\n}\n',
+                        '  header "{account}", "{code}"\n}\norders {  #!\n  pay from cash\n}\n')
+    d = only(tmp_path, text, "E0401")
+    assert d.help == "move its lines into the first `orders` block (line 16)"
