@@ -394,7 +394,8 @@ def test_habits_from_elsewhere_get_a_hint(source: str, hint: str) -> None:
 def test_a_report_field_may_be_named_like_a_statement_word() -> None:
     # After `me.cash` the lexer reads `news` as the statement keyword; the report still parses, so the
     # checker can say that `news` is a built-in report field.
-    module = parse_ok("report {\n  cash = me.cash\n  news = me.heard\n  run = 1\n}\n")
+    words = ["news", "run", "cost", "orders", "player", "turns", "held", "from", "data", "where"]
+    module = parse_ok("report {\n  cash = me.cash\n" + "".join(f"  {w} = me.cash\n" for w in words) + "}\n")
     report = module.decls[0]
     assert isinstance(report, n.ReportDecl)
-    assert [f.name for f in report.fields] == ["cash", "news", "run"]
+    assert [f.name for f in report.fields] == ["cash", *words]
