@@ -193,6 +193,11 @@ _CHANCE_HINTS = {
 }
 
 
+# How each chance function is called, as the language reference writes it.
+_CHANCE_USAGE = {"chance": 'chance(30, "kill")', "roll": 'roll(100, "kill")', "draw": 'draw(missile_yield, "cards")',
+                 "pick": 'pick(players, "fallout")', "shuffle": 'shuffle(players, "move order")'}
+
+
 def _params(params: tuple[tuple[str, T.Ty], ...]) -> str:
     return ", ".join(f"{p}: {ty.show()}" for p, ty in params)
 
@@ -773,15 +778,16 @@ class ExprChecker:
                      f"{_CHANCE_PLACES.get(ctx.kind, 'this place')}", help=_CHANCE_HINTS.get(
                          ctx.kind, "draw in a phase or an order effect and store the result"))
         want = {"chance": 2, "roll": 2, "draw": 2, "pick": 2, "shuffle": 2}[name]
-        if len(node.args) != want or not isinstance(node.args[-1], n.Text) or any(
-                not isinstance(p, str) for p in node.args[-1].parts):
-            usage = {"chance": 'chance(30, "kill")', "roll": 'roll(100, "kill")',
-                     "draw": 'draw(missile_yield, "cards")', "pick": 'pick(players, "fallout")',
-                     "shuffle": 'shuffle(players, "move order")'}[name]
-            self.err(node.span, "E0325", f"`{name}` takes a value and the name of its random stream",
-                     help=f"like `{usage}`: the stream name keeps other draws from shifting")
+        stream = node.args[-1] if len(node.args) == want else None
+        if isinstance(stream, n.Text) and any(not isinstance(p, str) for p in stream.parts):
+            self.err(stream.span, "E0325", "a stream name must be a plain text, without `{...}`",
+                     help=self._fixed_stream_hint(node, stream))
             return ir.Const(T.ANY, line, None)
-        purpose = "".join(p for p in node.args[-1].parts if isinstance(p, str))
+        if not isinstance(stream, n.Text):
+            self.err(node.span, "E0325", f"`{name}` takes a value and the name of its random stream",
+                     help=f"like `{_CHANCE_USAGE[name]}`: the stream name keeps other draws from shifting")
+            return ir.Const(T.ANY, line, None)
+        purpose = "".join(p for p in stream.parts if isinstance(p, str))
         if name == "draw":
             tnode = node.args[0]
             if not isinstance(tnode, n.Name) or tnode.name not in self.env.tables:
@@ -802,6 +808,14 @@ class ExprChecker:
             return ir.Builtin(T.ANY, line, name, (arg,), purpose)
         item = arg.ty.item if isinstance(arg.ty, (T.ListT, T.SetT)) else T.ANY
         return ir.Builtin(T.OptT(item) if name == "pick" else T.ListT(item), line, name, (arg,), purpose)
+
+    @staticmethod
+    def _fixed_stream_hint(node: n.Call, stream: n.Text) -> str:
+        """For `roll(6, "plague {c.code}")`: the same call with the stream's fixed words alone."""
+        words = " ".join("".join(p for p in stream.parts if isinstance(p, str)).split())
+        value = show_expr(node.args[0]) if len(node.args) == 2 else None
+        fixed = f'{node.func}({value}, "{words}")' if words and value is not None else _CHANCE_USAGE[node.func]
+        return f"write a fixed name, like `{fixed}`: each draw from a stream still gets its own result"
 
     def comprehension(self, node: n.Comprehension, scope: Scope, ctx: Context) -> ir.Expr:
         line = node.span.line

@@ -1,0 +1,30 @@
+"""Checker hints: each mistake gets one diagnostic, underlined where it is, in the designer's words, with a hint."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulesdsl.diagnostics import Diagnostic
+from tests.unit.rulestools import BASE, check_text, marked_line, show
+
+
+def only(tmp_path: Path, text: str, code: str) -> Diagnostic:
+    """The one diagnostic of `text`, which must be `code` on the line marked `#!`."""
+    got = check_text(tmp_path, text).diagnostics
+    assert [(d.code, d.span.line) for d in got] == [(code, marked_line(text))], show(got)
+    return got[0]
+
+
+def underlined(text: str, d: Diagnostic) -> str:
+    """What the caret of `d` stands under, on one line of `text`."""
+    assert d.span.line == d.span.end_line, show([d])
+    return text.splitlines()[d.span.line - 1][d.span.col - 1:d.span.end_col - 1]
+
+
+def test_an_interpolated_stream_name_is_underlined_with_a_fixed_name_to_write(tmp_path: Path) -> None:
+    text = BASE + ('phase plague {\n  for each b in Box {\n'
+                   '    if roll(6, "plague {b.code}") == 1 { b.stones -= 1 }  #!\n  }\n}\n')
+    d = only(tmp_path, text, "E0325")
+    assert underlined(text, d) == '"plague {b.code}"'
+    assert d.message == "a stream name must be a plain text, without `{...}`"
+    assert d.help is not None and '`roll(6, "plague")`' in d.help
