@@ -91,6 +91,13 @@ def policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
     return ir.OrderPolicy(header, budget, start, plus, limit, new_limit, pay, tuple(groups))
 
 
+def _decimal_arg(env: Env, a: n.ArgDecl, span: Span) -> None:
+    """E0405 for a decimal argument: players write whole numbers, and a fraction is a whole number in a range."""
+    env.diags.error(span, "E0405", "an order argument cannot be a decimal: orders take whole numbers (`int`) "
+                    "or `money`", help=f"for a rate, take a whole percentage, like `{a.name}: 0..100`, and divide "
+                    "by 100 in the effect")
+
+
 def _arg_type(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:
     scope, ctx = Scope(), Context("static", allow_chance=False)
     if a.type is not None and a.low is None:
@@ -100,12 +107,16 @@ def _arg_type(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:
             if not (isinstance(ty.item, T.ThingT) or ty.item in (T.INT, T.ANY)):
                 env.diags.error(a.type.span, "E0405", f"a list argument is a list of a thing, of Player or of int, "
                                 f"not {ty.show()}")
+        elif ty == T.DECIMAL:
+            _decimal_arg(env, a, a.type.span)
         elif not (isinstance(ty, T.ThingT) or ty in (T.TEXT, T.INT, T.MONEY, T.ANY)):
             env.diags.error(a.type.span, "E0405", f"an order argument is a thing, a Player, a number, a text or "
                             f"a list, not {ty.show()}")
         return ir.Arg(a.name, ty, None, None)
     ty = env.resolve_type(a.type) if a.type is not None else T.INT
-    if ty not in (T.INT, T.MONEY, T.ANY):
+    if ty == T.DECIMAL:
+        _decimal_arg(env, a, a.type.span if a.type is not None else a.span)
+    elif ty not in (T.INT, T.MONEY, T.ANY):
         env.diags.error(a.span, "E0405", f"a range needs int or money, not {ty.show()}")
     lo = checker.expr(a.low, scope, ctx) if a.low is not None else None
     hi = checker.expr(a.high, scope, ctx) if a.high is not None else None

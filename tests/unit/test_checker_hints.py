@@ -28,3 +28,25 @@ def test_an_interpolated_stream_name_is_underlined_with_a_fixed_name_to_write(tm
     assert underlined(text, d) == '"plague {b.code}"'
     assert d.message == "a stream name must be a plain text, without `{...}`"
     assert d.help is not None and '`roll(6, "plague")`' in d.help
+
+
+def with_rate(arg: str) -> str:
+    """BASE with a third argument `rate` of order `put`, declared as `arg` on the line marked `#!`."""
+    return (BASE.replace('"P,{box},{n}"', '"P,{box},{n},{rate}"')
+            .replace("  n: 1..9\n", f"  n: 1..9\n  {arg}  #!\n")
+            .replace("box.stones += n", "box.stones += n + floor(rate)"))
+
+
+def test_a_decimal_order_argument_is_refused_in_whole_numbers_with_a_range_to_write(tmp_path: Path) -> None:
+    text = with_rate("rate: decimal")
+    d = only(tmp_path, text, "E0405")
+    assert underlined(text, d) == "decimal"
+    assert d.message == "an order argument cannot be a decimal: orders take whole numbers (`int`) or `money`"
+    assert d.help is not None and "`rate: 0..100`" in d.help
+
+
+def test_a_decimal_range_argument_says_the_same(tmp_path: Path) -> None:
+    text = with_rate("rate: decimal from 0 to 1")
+    d = only(tmp_path, text, "E0405")
+    assert underlined(text, d) == "decimal"
+    assert d.help is not None and "`rate: 0..100`" in d.help
