@@ -679,7 +679,7 @@ class ExprChecker:
             return self.chance(node, scope, ctx)
         if name == "orders":
             if len(node.args) != 1 or not isinstance(node.args[0], n.Name):
-                self.err(node.span, "E0319", "`orders(...)` takes the name of an order")
+                self._orders_argument(node)
                 return ir.Const(T.ANY, line, None)
             oname = node.args[0].name
             if oname not in env.orders or env.orders[oname].kind != "game":
@@ -701,6 +701,20 @@ class ExprChecker:
             return ir.Builtin(T.ANY, line, name, args)
         res = typer(self, args, node)
         return ir.Builtin(res, line, name, args)
+
+    def _orders_argument(self, node: n.Call) -> None:
+        """E0319 for `orders(...)` without one bare order name: under the argument, if there is one."""
+        games = [k for k, o in self.env.orders.items() if o.kind == "game"]
+        arg = node.args[0] if len(node.args) == 1 else None
+        if isinstance(arg, n.Text) and all(isinstance(p, str) for p in arg.parts):
+            name = "".join(p for p in arg.parts if isinstance(p, str)).strip()
+            if name.isidentifier():
+                self.err(arg.span, "E0319", "`orders(...)` takes the name of an order, not a text",
+                         help=f"write the name without quotes: `orders({name})`")
+                return
+        example = f"`orders({games[0]})`" if games else "`orders(NAME)`"
+        self.err(arg.span if arg is not None else node.span, "E0319", "`orders(...)` takes the name of an order",
+                 help=f"write the name of one game order, like {example}")
 
     def call_function(self, node: n.Call, scope: Scope, ctx: Context) -> ir.Expr:
         info = self.env.functions[node.func]

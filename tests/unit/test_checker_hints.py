@@ -50,3 +50,10 @@ def test_a_decimal_range_argument_says_the_same(tmp_path: Path) -> None:
     d = only(tmp_path, text, "E0405")
     assert underlined(text, d) == "decimal"
     assert d.help is not None and "`rate: 0..100`" in d.help
+
+
+def test_an_order_name_in_quotes_is_underlined_with_the_name_to_write(tmp_path: Path) -> None:
+    text = BASE + 'phase q {\n  let puts = count(o for o in orders("put"))  #!\n  news "{puts} puts"\n}\n'
+    d = only(tmp_path, text, "E0319")
+    assert underlined(text, d) == '"put"'
+    assert d.help == "write the name without quotes: `orders(put)`"
