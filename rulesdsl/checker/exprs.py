@@ -858,9 +858,14 @@ class ExprChecker:
         if f == "best" and node.descending:
             self.err(node.span, "E0329", "`best` takes the highest; `descending` does not apply",
                      help="for the lowest, take the best of the negated key: `by -x`")
-        if f in ("best", "sorted") and by is None:
-            self.err(node.span, "E0329", f"`{f}` needs `by`: what makes one better than another",
-                     help=f"like `{f}(p for p in players by c.influence[p])`")
+        if f == "sorted" and by is None:
+            self.err(node.span, "E0329", "`sorted` needs `by` to know the order",
+                     help=self._sort_key_hint(node, item, body.ty))
+        elif f == "best" and by is None:
+            number = self._number_field(node.var, item)
+            self.err(node.span, "E0329", "`best` needs `by`: what makes one better than another",
+                     help=f"add `by {number}` before the closing `)`: the highest wins" if number is not None
+                     else "like `best(p for p in players by p.cash)`")
         if f in ("sum", "max", "min"):
             if not T.is_num(body.ty):
                 self.err(node.body.span, "E0317", f"`{f}` adds up numbers, not {body.ty.show()}")
@@ -877,6 +882,41 @@ class ExprChecker:
         else:  # sorted, list
             ty = T.ListT(T.concrete(body.ty))
         return ir.Agg(ty, line, f, body, node.var, source, where, by, node.descending)
+
+    def _sort_key_hint(self, node: n.Comprehension, item: T.Ty, body: T.Ty) -> str:
+        """A `by` for `sorted(...)` in the comprehension's own names: a text for alphabetical order, or a number."""
+        shown = show_expr(node.body)
+        label = self._label_field(item)
+        if body == T.TEXT and shown is not None:
+            key, order = shown, "alphabetical order"
+        elif isinstance(body, T.Num) and shown is not None:
+            key, order = shown, f"the lowest first (`by {shown} descending` for the highest)"
+        elif label is not None:
+            key, order = f"{node.var}.{label}", "alphabetical order"
+        else:
+            number = self._number_field(node.var, item)
+            if number is None:
+                return f"add `by {node.var}.FIELD` before the closing `)`, with a number or a text field"
+            key, order = number, f"the lowest first (`by {number} descending` for the highest)"
+        return f"add `by {key}` before the closing `)` for {order}"
+
+    def _label_field(self, item: T.Ty) -> str | None:
+        """The text a player or a thing is known by: `name`, if it has one."""
+        if not isinstance(item, T.ThingT):
+            return None
+        if item.name == "Player":
+            return "name"
+        fd = self.env.fields_of(item.name).get("name")
+        return "name" if fd is not None and fd.ty == T.TEXT else None
+
+    def _number_field(self, var: str, item: T.Ty) -> str | None:
+        """`var` itself if the items are numbers, else `var.FIELD` for the first number field of their thing."""
+        if isinstance(item, T.Num):
+            return var
+        if not isinstance(item, T.ThingT):
+            return None
+        field = next((k for k, fd in self.env.fields_of(item.name).items() if isinstance(fd.ty, T.Num)), None)
+        return f"{var}.{field}" if field is not None else None
 
     # ------------------------------------------------------------ statements
     def stmts(self, nodes: tuple[n.Stmt, ...], scope: Scope, ctx: Context) -> tuple[ir.Stmt, ...]:

@@ -57,3 +57,28 @@ def test_an_order_name_in_quotes_is_underlined_with_the_name_to_write(tmp_path: 
     d = only(tmp_path, text, "E0319")
     assert underlined(text, d) == '"put"'
     assert d.help == "write the name without quotes: `orders(put)`"
+
+
+def test_sorted_without_by_asks_for_an_order_in_the_comprehension_s_own_names(tmp_path: Path) -> None:
+    text = BASE.replace("  cash = me.cash\n", "  cash = me.cash\n  boxes = sorted(b.name for b in Box)  #!\n")
+    d = only(tmp_path, text, "E0329")
+    assert d.message == "`sorted` needs `by` to know the order"
+    assert d.help == "add `by b.name` before the closing `)` for alphabetical order"
+
+
+def test_sorted_without_by_is_offered_its_own_text_or_number_or_the_things_name(tmp_path: Path) -> None:
+    def help_for(body: str) -> str | None:
+        text = BASE.replace("  cash = me.cash\n", f"  cash = me.cash\n  boxes = sorted({body} for b in Box)  #!\n")
+        return only(tmp_path, text, "E0329").help
+
+    assert help_for("b.code") == "add `by b.code` before the closing `)` for alphabetical order"
+    assert help_for("b.stones") == ("add `by b.stones` before the closing `)` for the lowest first "
+                                    "(`by b.stones descending` for the highest)")
+    assert help_for("b") == "add `by b.name` before the closing `)` for alphabetical order"
+
+
+def test_best_without_by_is_offered_a_number_of_its_own_items(tmp_path: Path) -> None:
+    text = BASE.replace("  cash = me.cash\n", "  cash = me.cash\n  top = best(b for b in Box)  #!\n")
+    d = only(tmp_path, text, "E0329")
+    assert (d.message, d.help) == ("`best` needs `by`: what makes one better than another",
+                                   "add `by b.stones` before the closing `)`: the highest wins")
