@@ -753,6 +753,23 @@ def _lines(rows: list[tuple[Keys, n.TableRow]], whole: bool, crowded: set[int]) 
     return f"the row at line {shown[0]}" if len(shown) == 1 else f"the rows at lines {_and(shown)}"
 
 
+def _narrowing_hint(keys: Keys, covering: list[tuple[Keys, n.TableRow]], whole: bool, crowded: set[int]) -> str:
+    """E0226's hint: remove the row, or narrow (or split) the row that takes its keys, written as a row is."""
+    rows = _lines(covering, whole, crowded)
+    mine = describe(keys, whole)
+    if len(covering) > 1:
+        return f"remove it, or narrow {rows} so that they leave this row its {mine}"
+    left = uncovered(covering[0][0], [keys])
+    shown = [ranges.written(k, whole) for k in left]
+    if not left:
+        return f"remove it, or change its bounds: {rows} takes the same keys"
+    if None in shown:
+        return f"remove it, or narrow {rows} so that it leaves this row its {mine}"
+    if len(shown) == 1:
+        return f"remove it, or narrow {rows} to `{shown[0]}`, which leaves this row its {mine}"
+    return f"remove it, or split {rows} in two around its {mine}: " + " and ".join(f"`{w}`" for w in shown)
+
+
 def _check_coverage(env: Env, name: str, rows: list[tuple[Keys, n.TableRow]], whole: bool, gaps: bool = True) -> None:
     """Every key should match exactly one row: no row wholly covered by others, no overlap, no gap.
 
@@ -776,8 +793,7 @@ def _check_coverage(env: Env, name: str, rows: list[tuple[Keys, n.TableRow]], wh
                 covering = fewer
         env.diags.error(row.span, "E0226", f"this row of `{name}` can never be used: "
                         f"{_lines(covering, whole, crowded)} already {'covers' if len(covering) == 1 else 'cover'} "
-                        f"its {describe(keys, whole)}",
-                        help="remove it, or change its bounds so that it takes keys no other row has")
+                        f"its {describe(keys, whole)}", help=_narrowing_hint(keys, covering, whole, crowded))
         alive = others
     for (a, arow), (b, brow) in itertools.combinations(alive, 2):
         both = a.meet(b)

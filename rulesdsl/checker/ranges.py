@@ -91,3 +91,22 @@ def describe(keys: Keys, whole: bool) -> str:
     if lo_side == 0:
         return f"keys from {a} below {b}" if hi_side == 0 else f"keys {a} to {b}"
     return f"keys above {a} and below {b}" if hi_side == 0 else f"keys above {a} and up to {b}"
+
+
+def written(keys: Keys, whole: bool) -> str | None:
+    """The keys as a row of a range table writes them (`10 to 19`, `below 0`, `from 20`), or None if no row can."""
+    if keys.empty or (keys.start == LOWEST and keys.end == HIGHEST):
+        return None
+    (lo, lo_side), (hi, hi_side) = keys.start, keys.end
+    if keys.start == LOWEST:
+        return f"below {number(hi)}" if whole or hi_side == 0 else None
+    if lo_side == 1:
+        return None  # keys just above a bound: no row starts there
+    if keys.end == HIGHEST:
+        return f"from {number(lo)}"
+    if whole:
+        last = Fraction(hi) - 1
+        return number(lo) if lo == last else f"{number(lo)} to {number(last)}"
+    if lo == hi:
+        return number(lo)  # from (v, 0) to (v, 1): v alone
+    return f"from {number(lo)} below {number(hi)}" if hi_side == 0 else f"{number(lo)} to {number(hi)}"

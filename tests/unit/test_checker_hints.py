@@ -82,3 +82,22 @@ def test_best_without_by_is_offered_a_number_of_its_own_items(tmp_path: Path) ->
     d = only(tmp_path, text, "E0329")
     assert (d.message, d.help) == ("`best` needs `by`: what makes one better than another",
                                    "add `by b.stones` before the closing `)`: the highest wins")
+
+
+def table_rows(key: str, rows: list[str]) -> str:
+    """BASE with a range table `t` of these rows, the last marked `#!`, read by a phase."""
+    body = "".join(f" {r}: {i}{'  #!' if i == len(rows) - 1 else ''}\n" for i, r in enumerate(rows))
+    return BASE + f"table t(x: {key}) -> int {{\n{body}}}\nphase q {{ for each b in Box {{ let v = t(b.stones) }} }}\n"
+
+
+def test_a_row_never_used_is_offered_the_narrowed_row_that_covers_it(tmp_path: Path) -> None:
+    text = table_rows("int", ["below 0", "0 to 9", "from 10", "from 20"])
+    d = only(tmp_path, text, "E0226")
+    assert d.help == (f"remove it, or narrow the row at line {d.span.line - 1} to `10 to 19`, "
+                      "which leaves this row its keys from 20")
+
+
+def test_a_row_inside_another_is_offered_the_split_of_that_row(tmp_path: Path) -> None:
+    text = table_rows("decimal", ["below 1", "from 1 below 4", "from 4", "from 2 below 3"])
+    d = only(tmp_path, text, "E0226")
+    assert d.help is not None and d.help.endswith(": `from 1 below 2` and `from 3 below 4`")
