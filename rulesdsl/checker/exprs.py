@@ -231,6 +231,7 @@ class ExprChecker:
         self._nodes: dict[Span, n.Expr] = {}
         self._inferring: set[str] = set()  # functions whose result type is being guessed for an E0323 hint
         self._reported: set[str] = set()  # secret parameters the texts being checked already reported
+        self._sort_keys: dict[int, str] = {}  # id of a `by` expression -> what it sorts (`sorted`, `best`, `for`)
 
     # ------------------------------------------------------------ helpers
     def err(self, span: Span, code: str, msg: str, help: str | None = None) -> None:
@@ -318,7 +319,8 @@ class ExprChecker:
                 self.expect(operand, T.BOOL, node.operand.span, "`not` needs a condition; this")
                 return ir.UnaryOp(T.BOOL, line, "not", operand)
             if not T.is_num(operand.ty):
-                self.err(node.span, "E0302", f"`-` needs a number, not {operand.ty.show()}")
+                self.err(node.span, "E0302", f"`-` needs a number, not {operand.ty.show()}",
+                         help=self._minus_hint(node, operand.ty))
                 return ir.UnaryOp(T.ANY, line, "-", operand)
             return ir.UnaryOp(operand.ty, line, "-", operand)
         if isinstance(node, n.CondExpr):
@@ -389,6 +391,26 @@ class ExprChecker:
         if all(isinstance(p, str) for p in parts):
             return ir.Const(T.TEXT, node.span.line, "".join(p for p in parts if isinstance(p, str)))
         return ir.Interp(T.TEXT, node.span.line, tuple(parts))
+
+    def sort_key(self, node: n.Expr, sorts: str, scope: Scope, ctx: Context) -> ir.Expr:
+        """The `by` of an aggregate or a loop: `sorts` says which, for the hints of a `-` in front of it."""
+        self._sort_keys[id(node)] = sorts
+        try:
+            return self.expr(node, scope, ctx)
+        finally:
+            del self._sort_keys[id(node)]
+
+    def _minus_hint(self, node: n.UnaryOp, ty: T.Ty) -> str | None:
+        """E0302's hint: `descending` for a sort key, `not` for a condition, a test for a value that may be none."""
+        x = show_expr(node.operand)
+        sorts = self._sort_keys.get(id(node))
+        if sorts is not None and sorts != "best" and ty in (T.TEXT, T.ANY):
+            return f"to sort from Z to A, drop the `-` and write `by {x or 'KEY'} descending`"
+        if ty == T.BOOL:
+            return f"for the opposite of a condition, write `not {_wrap(x, node.operand, 3) if x else 'COND'}`"
+        if isinstance(ty, T.OptT) and isinstance(ty.inner, T.Num):
+            return self.type_hint(ty, ty.inner, node.operand)
+        return None
 
     def _secret_shown(self, part: n.Expr, secret: str) -> None:
         """E0307 under the `{...}` of a text that shows secret parameter `secret`, saying how."""
@@ -850,7 +872,7 @@ class ExprChecker:
             narrow = self.narrowing(node.where, scope, ctx) if node.where is not None else {}
             with scope.push(narrow):
                 body = self.expr(node.body, scope, ctx)
-                by = self.expr(node.by, scope, ctx) if node.by is not None else None
+                by = self.sort_key(node.by, node.func, scope, ctx) if node.by is not None else None
         if by is not None and not isinstance(by.ty, T.Num) and by.ty not in (T.ANY, T.TEXT):
             self.err(node.by.span if node.by else node.span, "E0328", f"cannot sort by {by.ty.show()}",
                      help="sort by a number or a text")
@@ -983,7 +1005,7 @@ class ExprChecker:
                 where = self.cond(node.where, scope, ctx) if node.where else None
                 narrow = self.narrowing(node.where, scope, ctx) if node.where else {}
                 with scope.push(narrow):
-                    by = self.expr(node.by, scope, ctx) if node.by else None
+                    by = self.sort_key(node.by, "for", scope, ctx) if node.by else None
                     if by is not None and node.by is not None and not isinstance(by.ty, T.Num) \
                             and by.ty not in (T.ANY, T.TEXT):
                         self.err(node.by.span, "E0328", f"cannot sort by {by.ty.show()}",

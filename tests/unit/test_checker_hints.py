@@ -15,6 +15,11 @@ def only(tmp_path: Path, text: str, code: str) -> Diagnostic:
     return got[0]
 
 
+def report_field(line: str) -> str:
+    """BASE with one more report field, `line`, marked `#!`."""
+    return BASE.replace("  cash = me.cash\n", f"  cash = me.cash\n  {line}  #!\n")
+
+
 def underlined(text: str, d: Diagnostic) -> str:
     """What the caret of `d` stands under, on one line of `text`."""
     assert d.span.line == d.span.end_line, show([d])
@@ -60,7 +65,7 @@ def test_an_order_name_in_quotes_is_underlined_with_the_name_to_write(tmp_path: 
 
 
 def test_sorted_without_by_asks_for_an_order_in_the_comprehension_s_own_names(tmp_path: Path) -> None:
-    text = BASE.replace("  cash = me.cash\n", "  cash = me.cash\n  boxes = sorted(b.name for b in Box)  #!\n")
+    text = report_field("boxes = sorted(b.name for b in Box)")
     d = only(tmp_path, text, "E0329")
     assert d.message == "`sorted` needs `by` to know the order"
     assert d.help == "add `by b.name` before the closing `)` for alphabetical order"
@@ -68,7 +73,7 @@ def test_sorted_without_by_asks_for_an_order_in_the_comprehension_s_own_names(tm
 
 def test_sorted_without_by_is_offered_its_own_text_or_number_or_the_things_name(tmp_path: Path) -> None:
     def help_for(body: str) -> str | None:
-        text = BASE.replace("  cash = me.cash\n", f"  cash = me.cash\n  boxes = sorted({body} for b in Box)  #!\n")
+        text = report_field(f"boxes = sorted({body} for b in Box)")
         return only(tmp_path, text, "E0329").help
 
     assert help_for("b.code") == "add `by b.code` before the closing `)` for alphabetical order"
@@ -78,7 +83,7 @@ def test_sorted_without_by_is_offered_its_own_text_or_number_or_the_things_name(
 
 
 def test_best_without_by_is_offered_a_number_of_its_own_items(tmp_path: Path) -> None:
-    text = BASE.replace("  cash = me.cash\n", "  cash = me.cash\n  top = best(b for b in Box)  #!\n")
+    text = report_field("top = best(b for b in Box)")
     d = only(tmp_path, text, "E0329")
     assert (d.message, d.help) == ("`best` needs `by`: what makes one better than another",
                                    "add `by b.stones` before the closing `)`: the highest wins")
@@ -101,3 +106,18 @@ def test_a_row_inside_another_is_offered_the_split_of_that_row(tmp_path: Path) -
     text = table_rows("decimal", ["below 1", "from 1 below 4", "from 4", "from 2 below 3"])
     d = only(tmp_path, text, "E0226")
     assert d.help is not None and d.help.endswith(": `from 1 below 2` and `from 3 below 4`")
+
+
+def test_minus_on_a_text_sort_key_suggests_descending(tmp_path: Path) -> None:
+    text = report_field("boxes = sorted(b.name for b in Box by -b.name)")
+    d = only(tmp_path, text, "E0302")
+    assert underlined(text, d) == "-b.name"
+    assert d.help == "to sort from Z to A, drop the `-` and write `by b.name descending`"
+
+
+def test_minus_on_a_loop_s_sort_key_or_a_condition_has_a_hint_too(tmp_path: Path) -> None:
+    text = BASE + 'phase q {\n  for each b in Box by -b.name { news "{b.name}" }  #!\n}\n'
+    assert only(tmp_path, text, "E0302").help == "to sort from Z to A, drop the `-` and write `by b.name descending`"
+    text = BASE + ("define empty(b: Box) -> bool = -(b.stones > 0)  #!\n"
+                   "phase q { for each b in Box where empty(b) { } }\n")
+    assert only(tmp_path, text, "E0302").help == "for the opposite of a condition, write `not b.stones > 0`"
