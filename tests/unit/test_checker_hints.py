@@ -121,3 +121,6 @@ def test_minus_on_a_loop_s_sort_key_or_a_condition_has_a_hint_too(tmp_path: Path
     text = BASE + ("define empty(b: Box) -> bool = -(b.stones > 0)  #!\n"
                    "phase q { for each b in Box where empty(b) { } }\n")
     assert only(tmp_path, text, "E0302").help == "for the opposite of a condition, write `not b.stones > 0`"
+    text = BASE.replace("  moves: int = 0\n", "  moves: int = 0\n  debt: int?\n") + (
+        "phase q { for each p in players { p.moves = -p.debt } }  #!\n")
+    assert only(tmp_path, text, "E0302").help == "this may be none: check it first with `if p.debt != none { ... }`"
