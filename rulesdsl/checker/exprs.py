@@ -331,7 +331,8 @@ class ExprChecker:
                 b = self.expr(node.otherwise, scope, ctx)
             both = T.unify(a.ty, b.ty)
             if both is None:
-                self.err(node.span, "E0303", f"the two branches differ: {a.ty.show()} and {b.ty.show()}")
+                self.err(node.span, "E0303", f"the two branches differ: {a.ty.show()} and {b.ty.show()}",
+                         help=self._common_hint(node.then, a.ty, node.otherwise, b.ty, ("then", "else")))
                 both = T.ANY
             return ir.Cond(both, line, c, a, b)
         if isinstance(node, n.ListLit):
@@ -340,7 +341,8 @@ class ExprChecker:
             for i, item in zip(node.items, items, strict=True):
                 joined = T.unify(item_ty, item.ty) if item_ty != T.NONE else item.ty
                 if joined is None:
-                    self.err(i.span, "E0303", f"list items differ in type: {item_ty} and {item.ty.show()}")
+                    self.err(i.span, "E0303", f"list items differ in type: {item_ty} and {item.ty.show()}",
+                             help=self._common_hint(node.items[0], items[0].ty, i, item.ty, None))
                     joined = T.ANY
                 item_ty = joined
             return ir.MakeList(T.ListT(item_ty), line, items)
@@ -391,6 +393,29 @@ class ExprChecker:
         if all(isinstance(p, str) for p in parts):
             return ir.Const(T.TEXT, node.span.line, "".join(p for p in parts if isinstance(p, str)))
         return ir.Interp(T.TEXT, node.span.line, tuple(parts))
+
+    def _common_hint(self, a: n.Expr, a_ty: T.Ty, b: n.Expr, b_ty: T.Ty,
+                     branches: tuple[str, str] | None) -> str | None:
+        """E0303's hint: how to make two values (`then` and `else` branches, or two list items) one type:
+        a thing's name or a number as text, money from a count."""
+        if T.mixes_money(a_ty, b_ty):
+            count, money = (a, b_ty) if isinstance(a_ty, T.Num) and a_ty.unit != "money" else (b, a_ty)
+            return convert_hint(T.INT, money, count)
+        for x, x_ty, other, word in ((a, a_ty, b_ty, 0), (b, b_ty, a_ty, 1)):
+            shown = show_expr(x)
+            if other != T.TEXT or shown is None:
+                continue
+            fix = None
+            if isinstance(x_ty, T.ThingT):
+                field = self._label_field(x_ty) or (self.env.things[x_ty.name].key if x_ty.name in self.env.things
+                                                    else None)
+                fix = f"{_wrap(shown, x, 9)}.{field}" if field is not None else None
+            elif isinstance(x_ty, T.Num) or x_ty == T.BOOL:
+                fix = f"text({shown})"
+            if fix is not None:
+                return (f"make both branches texts: write `{fix}` after `{branches[word]}`" if branches is not None
+                        else f"make every item a text: write `{fix}`")
+        return None
 
     def sort_key(self, node: n.Expr, sorts: str, scope: Scope, ctx: Context) -> ir.Expr:
         """The `by` of an aggregate or a loop: `sorts` says which, for the hints of a `-` in front of it."""

@@ -124,3 +124,21 @@ def test_minus_on_a_loop_s_sort_key_or_a_condition_has_a_hint_too(tmp_path: Path
     text = BASE.replace("  moves: int = 0\n", "  moves: int = 0\n  debt: int?\n") + (
         "phase q { for each p in players { p.moves = -p.debt } }  #!\n")
     assert only(tmp_path, text, "E0302").help == "this may be none: check it first with `if p.debt != none { ... }`"
+
+
+def test_branches_of_a_thing_and_a_text_are_offered_the_thing_s_name(tmp_path: Path) -> None:
+    text = BASE + 'phase q {\n  for each b in Box {\n    let v = if b.stones > 0 then b else "empty"  #!\n' \
+        '    news "{v}"\n  }\n}\n'
+    assert only(tmp_path, text, "E0303").help == "make both branches texts: write `b.name` after `then`"
+    text = BASE + 'phase q {\n  for each b in Box { news "{size([b, b.name])}" }  #!\n}\n'
+    assert only(tmp_path, text, "E0303").help == "make every item a text: write `b.name`"
+
+
+def test_branches_of_a_number_and_a_text_or_of_money_and_a_count_are_offered_a_conversion(tmp_path: Path) -> None:
+    text = BASE + 'phase q {\n  for each b in Box {\n    let v = if b.stones > 0 then b.stones else "none"  #!\n' \
+        '    news "{v}"\n  }\n}\n'
+    assert only(tmp_path, text, "E0303").help == "make both branches texts: write `text(b.stones)` after `then`"
+    text = BASE + 'phase q {\n  for each p in players {\n    p.cash = if p.moves > 0 then p.cash else p.moves  #!\n' \
+        '  }\n}\n'
+    assert only(tmp_path, text, "E0303").help == ("money and counts do not mix: `money(p.moves)` turns a count "
+                                                  "into money")
