@@ -1041,8 +1041,11 @@ class ExprChecker:
             if node.func not in self.env.procedures:
                 known = self.env.procedures
                 if node.func in self.env.functions:
-                    self.env.used.add(node.func)
-                    self.err(node.span, "E0332", f"`{node.func}` computes a value; use it in an expression")
+                    s = node.span
+                    call = n.Call(s, node.func, Span(s.file, s.line, s.col, s.line, s.col + len(node.func)), node.args)
+                    value = self.call_function(call, scope, ctx)
+                    self.err(node.span, "E0332", f"`{node.func}` computes a value; use it in an expression",
+                             help=self._use_value_hint(call, value))
                 else:
                     self.err(node.span, "E0321", f"unknown procedure `{node.func}`", suggest(node.func, known))
                 return None
@@ -1096,6 +1099,22 @@ class ExprChecker:
                               "in the order; to give a player news, write `tell p \"...\"`")
             return ir.Fail(line, self.text(node.text, scope, ctx))
         raise AssertionError(f"unhandled statement {node!r}")
+
+    def _use_value_hint(self, call: n.Call, value: ir.Expr) -> str:
+        """E0332's hint: the call in a statement that uses its value, in the ruleset's names where it can."""
+        shown = show_expr(call) or f"{call.func}(...)"
+        if value.ty == T.BOOL:
+            return f"test what it computes, like `if {shown} {{ ... }}`"
+        if isinstance(value, ir.CallFn) and isinstance(value.ty, T.Num):
+            # A field of the same kind on a thing or player it is given: `p.cash -= upkeep(p)`.
+            for arg, arg_node in zip(value.args, call.args, strict=True):
+                x = show_expr(arg_node)
+                if not isinstance(arg.ty, T.ThingT) or x is None:
+                    continue
+                field = next((k for k, fd in self.env.fields_of(arg.ty.name).items() if fd.ty == value.ty), None)
+                if field is not None:
+                    return f"store what it computes, like `{_wrap(x, arg_node, 9)}.{field} -= {shown}` (or `+=`)"
+        return f"keep what it computes, like `let v = {shown}`"
 
     def target(self, node: n.Expr, scope: Scope, ctx: Context) -> ir.Expr:
         """An assignable place: a let name, a field, a per-key value."""

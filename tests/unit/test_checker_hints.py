@@ -142,3 +142,18 @@ def test_branches_of_a_number_and_a_text_or_of_money_and_a_count_are_offered_a_c
         '  }\n}\n'
     assert only(tmp_path, text, "E0303").help == ("money and counts do not mix: `money(p.moves)` turns a count "
                                                   "into money")
+
+
+def test_a_function_called_as_a_statement_is_offered_a_statement_that_uses_its_value(tmp_path: Path) -> None:
+    text = BASE + ("define upkeep(p: Player) -> money = money(p.moves)\n"
+                   "phase q {\n  for each p in players {\n    upkeep(p)  #!\n  }\n}\n")
+    assert only(tmp_path, text, "E0332").help == "store what it computes, like `p.cash -= upkeep(p)` (or `+=`)"
+    text = BASE + "define full(b: Box) -> bool = b.stones > 3\nphase q {\n  for each b in Box { full(b) }  #!\n}\n"
+    assert only(tmp_path, text, "E0332").help == "test what it computes, like `if full(b) { ... }`"
+
+
+def test_a_function_called_as_a_statement_still_has_its_arguments_checked(tmp_path: Path) -> None:
+    text = BASE + "define full(b: Box) -> bool = b.stones > 3\nphase q { full(nobody) }  #!\n"
+    got = check_text(tmp_path, text).diagnostics
+    assert [(d.code, d.span.line) for d in got] == [("E0332", marked_line(text)), ("E0309", marked_line(text))], \
+        show(got)
