@@ -43,7 +43,10 @@ TemplateLoader = Callable[[str], "tuple[str, str] | None"]
 def report(env: Env, checker: ExprChecker, module: n.Module, load: TemplateLoader) -> ir.Report | None:
     decls = [d for d in module.decls if isinstance(d, n.ReportDecl)]
     for extra in decls[1:]:
-        env.diags.error(extra.span, "E0501", "only one `report { ... }` block per file")
+        report_at = f"the `report` block at line {decls[0].span.line}"
+        held = "its fields" if extra.fields else "its `template`" if extra.template is not None else None
+        env.diags.error(extra.span, "E0501", "only one `report { ... }` block per file", help=f"move {held} into "
+                        f"{report_at}" if held is not None else f"remove it: {report_at} is the report")
     if not decls:
         # Point at the ruleset's header (else its first declaration): comments above it are not the mistake.
         header = next((d for d in module.decls if isinstance(d, n.RulesetDecl)), None)

@@ -157,3 +157,9 @@ def test_a_function_called_as_a_statement_still_has_its_arguments_checked(tmp_pa
     got = check_text(tmp_path, text).diagnostics
     assert [(d.code, d.span.line) for d in got] == [("E0332", marked_line(text)), ("E0309", marked_line(text))], \
         show(got)
+
+
+def test_a_second_report_block_is_offered_the_first_one_s_line(tmp_path: Path) -> None:
+    first = BASE.splitlines().index("report {") + 1
+    text = BASE + "report {  #!\n  moves = me.moves\n}\n"
+    assert only(tmp_path, text, "E0501").help == f"move its fields into the `report` block at line {first}"
