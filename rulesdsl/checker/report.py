@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 import jinja2
@@ -40,6 +41,14 @@ BUILTIN_FIELDS: dict[str, T.Ty] = {
 TemplateLoader = Callable[[str], "tuple[str, str] | None"]
 
 
+def _template_hint(ruleset: str) -> str:
+    """E0503's hint: a template named after the ruleset's file (`vassals.rules` -> `vassals.report.j2`)."""
+    file = PurePath(ruleset).name
+    name = file.removesuffix(".rules") + ".report.j2" if file.endswith(".rules") and file != ".rules" \
+        else "NAME.report.j2"
+    return f'add `template "{name}"` to the block, naming a Jinja file next to the ruleset'
+
+
 def report(env: Env, checker: ExprChecker, module: n.Module, load: TemplateLoader) -> ir.Report | None:
     decls = [d for d in module.decls if isinstance(d, n.ReportDecl)]
     for extra in decls[1:]:
@@ -68,7 +77,8 @@ def report(env: Env, checker: ExprChecker, module: n.Module, load: TemplateLoade
         e = checker.expr(f.value, Scope(), ctx)
         fields.append((f.name, e))
     if d.template is None or d.template_span is None:
-        env.diags.error(d.span, "E0503", "the report needs a template: `template \"NAME.report.j2\"`")
+        env.diags.error(d.span, "E0503", "the report needs a template: the file that lays out what each player reads",
+                        help=_template_hint(module.file))
         return ir.Report(tuple(fields), "", "", d.span.line)
     loaded = load(d.template)
     if loaded is None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rulesdsl.compiler import check_path
 from rulesdsl.diagnostics import Diagnostic
-from tests.unit.rulestools import BASE, check_text, marked_line, show
+from tests.unit.rulestools import BASE, check_text, marked_line, show, write_ruleset
 
 
 def only(tmp_path: Path, text: str, code: str) -> Diagnostic:
@@ -163,3 +164,13 @@ def test_a_second_report_block_is_offered_the_first_one_s_line(tmp_path: Path) -
     first = BASE.splitlines().index("report {") + 1
     text = BASE + "report {  #!\n  moves = me.moves\n}\n"
     assert only(tmp_path, text, "E0501").help == f"move its fields into the `report` block at line {first}"
+
+
+def test_a_report_without_template_is_offered_one_named_after_the_ruleset(tmp_path: Path) -> None:
+    text = BASE.replace("report {\n", "report {  #!\n").replace('  template "t.report.j2"\n', "")
+    d = only(tmp_path, text, "E0503")
+    assert d.help == 'add `template "t.report.j2"` to the block, naming a Jinja file next to the ruleset'
+    # Read under a name that is not a `.rules` file, the hint stays general.
+    got = check_path(write_ruleset(tmp_path, text), display="<ruleset>").diagnostics
+    assert [d.help for d in got] == ['add `template "NAME.report.j2"` to the block, naming a Jinja file next to '
+                                     'the ruleset']
