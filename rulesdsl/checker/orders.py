@@ -361,7 +361,8 @@ def victories(env: Env, checker: ExprChecker, module: n.Module) -> list[ir.Victo
         if d.held_for is not None:
             held = const_value(env, d.held_for, T.INT, "the number of turns")
             if held < 1:
-                env.diags.error(d.held_for.span, "E0415", "a victory must hold for at least 1 turn")
+                env.diags.error(d.held_for.span, "E0415", "a victory must hold for at least 1 turn",
+                                help="to win at the end of the first turn the condition holds, leave out `held for`")
         warn = checker.text(d.warn, scope, ctx) if d.warn is not None else None
         out.append(ir.Victory(d.name, d.var, when, held, warn, d.span.line))
     return out

@@ -174,3 +174,10 @@ def test_a_report_without_template_is_offered_one_named_after_the_ruleset(tmp_pa
     got = check_path(write_ruleset(tmp_path, text), display="<ruleset>").diagnostics
     assert [d.help for d in got] == ['add `template "NAME.report.j2"` to the block, naming a Jinja file next to '
                                      'the ruleset']
+
+
+def test_held_for_zero_turns_is_offered_leaving_it_out(tmp_path: Path) -> None:
+    text = BASE + "victory v for p {\n  when p.cash > 100\n  held for 0 turns  #!\n}\n"
+    d = only(tmp_path, text, "E0415")
+    assert underlined(text, d) == "0"
+    assert d.help == "to win at the end of the first turn the condition holds, leave out `held for`"
