@@ -229,6 +229,8 @@ class Fail(Stmt):
 class Decl:
     span: Span
     name: str
+    # Where the declared name is written, for diagnostics about the declaration as a whole (never used...).
+    name_span: Span | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)

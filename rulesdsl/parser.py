@@ -160,11 +160,11 @@ class _Builder(Transformer[Any, Any]):
 
     @v_args(meta=True, inline=True)
     def param_decl(self, meta: Any, name: Token, ty: n.TypeRef, default: n.Expr) -> n.ParamDecl:
-        return n.ParamDecl(self.span(meta), str(name), ty, default, False)
+        return n.ParamDecl(self.span(meta), str(name), ty, default, False, name_span=self.tspan(name))
 
     @v_args(meta=True, inline=True)
     def secret_param_decl(self, meta: Any, name: Token, ty: n.TypeRef, default: n.Expr) -> n.ParamDecl:
-        return n.ParamDecl(self.span(meta), str(name), ty, default, True)
+        return n.ParamDecl(self.span(meta), str(name), ty, default, True, name_span=self.tspan(name))
 
     @v_args(meta=True, inline=True)
     def thing_decl(self, meta: Any, name: Token, key: Token, *fields: n.FieldDecl) -> n.ThingDecl:
@@ -239,7 +239,7 @@ class _Builder(Transformer[Any, Any]):
     def table_decl(self, meta: Any, name: Token, params: list[n.Param], result: n.TypeRef,
                    weighted: Any, *rows: n.TableRow) -> n.TableDecl:
         return n.TableDecl(self.span(meta), str(name), tuple(params), result, weighted is not None,
-                           tuple(rows))
+                           tuple(rows), name_span=self.tspan(name))
 
     def weighted(self, _: list[Any]) -> bool:
         return True
@@ -287,12 +287,13 @@ class _Builder(Transformer[Any, Any]):
     @v_args(meta=True, inline=True)
     def define_decl(self, meta: Any, name: Token, params: list[n.Param] | None,
                     result: n.TypeRef | None, body: n.Expr) -> n.DefineDecl:
-        return n.DefineDecl(self.span(meta), str(name), tuple(params or ()), result, body)
+        return n.DefineDecl(self.span(meta), str(name), tuple(params or ()), result, body,
+                            name_span=self.tspan(name))
 
     @v_args(meta=True, inline=True)
     def procedure_decl(self, meta: Any, name: Token, params: list[n.Param] | None,
                        body: tuple[n.Stmt, ...]) -> n.ProcedureDecl:
-        return n.ProcedureDecl(self.span(meta), str(name), tuple(params or ()), body)
+        return n.ProcedureDecl(self.span(meta), str(name), tuple(params or ()), body, name_span=self.tspan(name))
 
     # -- orders
     @v_args(meta=True, inline=True)
@@ -343,7 +344,8 @@ class _Builder(Transformer[Any, Any]):
                                           help="join the conditions with `or` in one `ends turn when ...`"))
         return n.OrderDecl(self.span(meta), str(name), kind, _unquote(str(pattern)), self.tspan(pattern),
                            args, valids, requires, once, costs[0] if costs else None,
-                           effects[0] if effects else None, counts, ends[0] if ends else None)
+                           effects[0] if effects else None, counts, ends[0] if ends else None,
+                           name_span=self.tspan(name))
 
     @v_args(meta=True, inline=True)
     def order_decl(self, meta: Any, name: Token, pattern: Token, *items: Any) -> n.OrderDecl:

@@ -60,7 +60,7 @@ def unused(env: Env, module: n.Module) -> None:
         kind = {n.ParamDecl: "parameter", n.TableDecl: "table", n.DefineDecl: "function",
                 n.ProcedureDecl: "procedure"}.get(type(d))
         if kind and d.name not in env.used and _registered(env, d):
-            env.diags.warning(d.span, "W0101", f"{kind} `{d.name}` is never used",
+            env.diags.warning(d.name_span or d.span, "W0101", f"{kind} `{d.name}` is never used",
                               help="remove it, or refer to it where the rule applies")
 
 

@@ -301,9 +301,10 @@ def unrun(env: Env) -> tuple[str, ...]:
     out = []
     for name, o in env.orders.items():
         if o.kind == "game" and name not in env.runs and name not in env.meant_runs:
-            env.diags.warning(o.span, "W0102", f"order `{name}` is never run by a phase, so the game refuses it "
-                              "as not used", help=f"add `phase {name}: run {name}` where it belongs in the sequence, "
-                              "or remove the order")
+            env.diags.warning(o.name_span or o.span, "W0102", f"order `{name}` is never run by a phase, so the "
+                              "game refuses it as not used",
+                              help=f"add `phase {name}: run {name}` where it belongs in the sequence, "
+                                   "or remove the order")
             out.append(name)
     return tuple(out)
 

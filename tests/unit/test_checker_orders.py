@@ -84,3 +84,12 @@ def test_a_second_orders_block_is_one_error_and_its_settings_still_count(tmp_pat
                         '  header "{account}", "{code}"\n}\norders {  #!\n  pay from cash\n}\n')
     d = only(tmp_path, text, "E0401")
     assert d.help == "move its lines into the first `orders` block (line 16)"
+
+
+def test_never_used_and_never_run_underline_the_declared_name(tmp_path: Path) -> None:
+    text = BASE.replace("phase putting: run put", 'param  spare: int = 1  #!\nphase putting { news "x" }')
+    got = check_text(tmp_path, text).diagnostics
+    spans = {d.code: (d.span.line, d.span.col, d.span.end_col) for d in got}
+    assert spans["W0101"] == (marked_line(text), 8, 13), show(got)
+    order_line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith("order put"))
+    assert spans["W0102"] == (order_line, 7, 10), show(got)
