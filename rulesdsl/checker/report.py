@@ -305,7 +305,8 @@ def _check_attrs(env: Env, toks: _Tokens, node: jn.Node, scope: dict[str, T.Ty])
         if isinstance(base, T.RecordT) and base.get(node.attr) is None:
             env.diags.error(toks.attr_span(node.attr, owner, node.lineno), "E0507",
                             f"the template reads `.{node.attr}`, which is not in {base.show()}",
-                            help=suggest(node.attr, [k for k, _ in base.fields]))
+                            help=suggest(node.attr, [k for k, _ in base.fields])
+                            or "its fields are " + ", ".join(f"`{k}`" for k, _ in base.fields))
         elif plain is not None and not hasattr(plain[0], node.attr):
             env.diags.error(toks.attr_span(node.attr, owner, node.lineno), "E0507",
                             f"the template reads `.{node.attr}` of {plain[1]}: it has no fields",

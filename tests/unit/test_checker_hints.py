@@ -181,3 +181,11 @@ def test_held_for_zero_turns_is_offered_leaving_it_out(tmp_path: Path) -> None:
     d = only(tmp_path, text, "E0415")
     assert underlined(text, d) == "0"
     assert d.help == "to win at the end of the first turn the condition holds, leave out `held for`"
+
+
+def test_a_record_field_the_template_misreads_lists_the_fields_when_none_is_close(tmp_path: Path) -> None:
+    boxes = "  boxes = [{code: b.code, stones: b.stones} for b in Box]\n"
+    text = BASE.replace("  cash = me.cash\n", "  cash = me.cash\n" + boxes)
+    checked = check_text(tmp_path, text, "{{ cash }}\n{% for b in boxes %}{{ b.weight }}{% endfor %}\n")
+    [d] = checked.diagnostics
+    assert (d.code, d.span.line, d.help) == ("E0507", 2, "its fields are `code`, `stones`"), show(checked.diagnostics)
