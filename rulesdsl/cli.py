@@ -51,17 +51,6 @@ def cmd_compile(args: argparse.Namespace) -> int:
     except CompileError as e:
         print(render_text(e.diagnostics, e.sources), file=sys.stderr)
         return 1
-    except OSError as e:
-        print(f"error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
-        return 2
-    except Exception as e:
-        # Never the user's fault and never a bare traceback: say it is our bug and how to report it.
-        print(f"rulesdsl {__version__}: internal error ({type(e).__name__}: {e}).\n"
-              "This is a bug in rulesdsl, not a mistake in your files; please report it with the files "
-              f"you gave. Set {_TRACEBACK}=1 to see where it happened.", file=sys.stderr)
-        if os.environ.get(_TRACEBACK):
-            traceback.print_exc()
-        return 70
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
