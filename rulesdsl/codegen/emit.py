@@ -409,16 +409,22 @@ class Emitter:
         for a in o.args:
             self.w.line(f"{names.local(a.name)} = o.args[{a.name!r}]")
 
-    def _order_value(self, o: ir.Order, part: str, value: ir.Expr) -> None:
-        """One function of an order that returns one expression: its cost, or whether it ends the turn."""
+    def _order_function(self, o: ir.Order, part: str, line: int) -> None:
+        """The head of one of an order's functions, `(g, me, o)`, with its arguments unpacked; the body
+        follows in an indented block."""
         w = self.w
         w.section()
-        w.mark(value.line)
+        w.mark(line)
         w.rule(f"order {o.name}")
         w.line(f"def {names.order(o.name, part)}(g, me, o):")
         with w.indent():
             self._unpack(o)
-            w.line(f"return {self.ex(value)}", value.line)
+
+    def _order_value(self, o: ir.Order, part: str, value: ir.Expr) -> None:
+        """One function of an order that returns one expression: its cost, or whether it ends the turn."""
+        self._order_function(o, part, value.line)
+        with self.w.indent():
+            self.w.line(f"return {self.ex(value)}", value.line)
 
     def orders(self) -> None:
         w = self.w
@@ -428,12 +434,8 @@ class Emitter:
             for part, checks in (("valid", o.valids), ("require", o.requires)):
                 if not checks:
                     continue
-                w.section()
-                w.mark(o.line)
-                w.rule(f"order {o.name}")
-                w.line(f"def {names.order(o.name, part)}(g, me, o):")
+                self._order_function(o, part, o.line)
                 with w.indent():
-                    self._unpack(o)
                     for c in checks:
                         # `not` binds tighter than `and`, `or` and `if ... else`: those need parentheses.
                         w.line(f"if not {self.sub(c.cond, _PREC['not'], False)}:", c.line)
@@ -443,12 +445,8 @@ class Emitter:
             if o.cost is not None:
                 self._order_value(o, "cost", o.cost)
             if o.effect:
-                w.section()
-                w.mark(o.line)
-                w.rule(f"order {o.name}")
-                w.line(f"def {names.order(o.name, 'effect')}(g, me, o):")
+                self._order_function(o, "effect", o.line)
                 with w.indent():
-                    self._unpack(o)
                     self.stmts(o.effect)
             if o.ends_turn is not None:
                 self._order_value(o, "ends_turn", o.ends_turn)
