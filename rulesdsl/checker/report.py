@@ -103,7 +103,13 @@ def _check_template(env: Env, name: str, text: str, known: dict[str, T.Ty], span
         return
     _check_filters(env, toks, ast, jenv)
     for var in sorted(jmeta.find_undeclared_variables(ast)):
-        if var not in known:
+        param = env.params.get(var)
+        if var not in known and param is not None and param.secret:
+            # The template sees only the report's fields; naming a secret there would show it, so say that.
+            env.diags.error(toks.name_span(var, _first_use(ast, var)), "E0307",
+                            f"the template names secret parameter `{var}`, which players must not see",
+                            help="secret parameters stay with the GM; report only their effects")
+        elif var not in known:
             env.diags.error(toks.name_span(var, _first_use(ast, var)), "E0506",
                             f"the template uses `{var}`, which the report does not have",
                             help=suggest(var, known) or "add it to the `report { ... }` block")

@@ -189,3 +189,11 @@ def test_a_record_field_the_template_misreads_lists_the_fields_when_none_is_clos
     checked = check_text(tmp_path, text, "{{ cash }}\n{% for b in boxes %}{{ b.weight }}{% endfor %}\n")
     [d] = checked.diagnostics
     assert (d.code, d.span.line, d.help) == ("E0507", 2, "its fields are `code`, `stones`"), show(checked.diagnostics)
+
+
+def test_a_secret_parameter_named_in_the_template_is_e0307_not_an_unknown_name(tmp_path: Path) -> None:
+    text = BASE + "secret param odds: int = 3\nphase q { let o = odds }\n"
+    checked = check_text(tmp_path, text, "{{ cash }}\nOdds: {{ odds }}\n")
+    [d] = checked.diagnostics
+    assert (d.span.file, d.code, d.span.line, d.span.col) == ("t.report.j2", "E0307", 2, 10), show(checked.diagnostics)
+    assert d.message == "the template names secret parameter `odds`, which players must not see"
