@@ -355,9 +355,7 @@ class Emitter:
     def tables(self) -> None:
         w = self.w
         for t in self.p.tables:
-            w.section()
-            w.mark(t.line)
-            w.rule(f"table {t.name}")
+            w.section(t.line, rule=f"table {t.name}")
             if t.kind == "weighted":
                 w.line(f"def {names.table(t.name)}(g, rng):")
                 with w.indent():
@@ -390,16 +388,12 @@ class Emitter:
     def functions(self) -> None:
         w = self.w
         for f in self.p.functions:
-            w.section()
-            w.mark(f.line)
-            w.rule(f"function {f.name}")
+            w.section(f.line, rule=f"function {f.name}")
             w.line(f"def {names.function(f.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in f.params)]) + "):")
             with w.indent():
                 w.line(f"return {self.ex(f.body)}", f.body.line)
         for pr in self.p.procedures:
-            w.section()
-            w.mark(pr.line)
-            w.rule(f"procedure {pr.name}")
+            w.section(pr.line, rule=f"procedure {pr.name}")
             w.line(f"def {names.procedure(pr.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in pr.params)])
                    + "):")
             with w.indent():
@@ -413,9 +407,7 @@ class Emitter:
         """The head of one of an order's functions, `(g, me, o)`, with its arguments unpacked; the body
         follows in an indented block."""
         w = self.w
-        w.section()
-        w.mark(line)
-        w.rule(f"order {o.name}")
+        w.section(line, rule=f"order {o.name}")
         w.line(f"def {names.order(o.name, part)}(g, me, o):")
         with w.indent():
             self._unpack(o)
@@ -451,9 +443,7 @@ class Emitter:
             if o.ends_turn is not None:
                 self._order_value(o, "ends_turn", o.ends_turn)
         for grp in self.p.policy.groups:
-            w.section()
-            w.mark(grp.line)
-            w.rule(f"order group {grp.name}")
+            w.section(grp.line, rule=f"order group {grp.name}")
             w.line(f"def {names.group(grp.name)}(g, me):")
             with w.indent():
                 w.line(f"return {self.ex(grp.reason)}", grp.reason.line)
@@ -461,15 +451,12 @@ class Emitter:
     def phases(self) -> None:
         w = self.w
         for ph in self.p.phases:
-            w.section()
-            w.mark(ph.line)
-            w.rule(f"phase {ph.name}")
+            w.section(ph.line, rule=f"phase {ph.name}")
             w.line(f"def {names.phase(ph.name)}(g):")
             with w.indent():
                 self.stmts(ph.body)
             if ph.when is not None:
-                w.section()
-                w.rule(f"phase {ph.name}")
+                w.section(rule=f"phase {ph.name}")
                 w.line(f"def {names.phase(ph.name)}_when(g):", ph.when.line)
                 with w.indent():
                     w.line(f"return {self.ex(ph.when)}", ph.when.line)
@@ -477,8 +464,7 @@ class Emitter:
     def report_and_victory(self) -> None:
         w = self.w
         rep = self.p.report
-        w.section(rep.line if rep is not None else None)
-        w.rule("the report")
+        w.section(rep.line if rep is not None else None, rule="the report")
         w.line("def report_data(g, me):")
         with w.indent():
             w.line("out = {}")
@@ -486,16 +472,12 @@ class Emitter:
                 w.line(f"out[{name!r}] = {self.ex(e)}", e.line)
             w.line("return out")
         for v in self.p.victories:
-            w.section()
-            w.mark(v.line)
-            w.rule(f"victory {v.name}")
+            w.section(v.line, rule=f"victory {v.name}")
             w.line(f"def {names.victory(v.name, 'when')}(g, {names.local(v.var)}):")
             with w.indent():
                 w.line(f"return {self.ex(v.when)}", v.when.line)
             if v.warn is not None:
-                w.section()
-                w.mark(v.warn.line)
-                w.rule(f"victory {v.name}")
+                w.section(v.warn.line, rule=f"victory {v.name}")
                 w.line(f"def {names.victory(v.name, 'warn')}(g, {names.local(v.var)}):")
                 with w.indent():
                     w.line(f"return {self.ex(v.warn)}", v.warn.line)
@@ -522,8 +504,7 @@ class Emitter:
         for name in ("ThingSpec", "ParamSpec", "ArgSpec", "OrderSpec", "PolicySpec", "PhaseSpec", "VictorySpec",
                      "FieldSpec"):
             self.used.add(name)
-        w.section()
-        w.rule("")
+        w.section(rule="")
         w.line("def _ruleset(line_map, rule_map):")
         with w.indent():
             w.line("return RulesetSpec(")

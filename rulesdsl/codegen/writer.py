@@ -24,12 +24,15 @@ class Writer:
             self._last_src = src
         self.lines.append(("    " * self.level + text) if text else "")
 
-    def section(self, src: int | None = None) -> None:
-        """Two blank lines before a top-level block, and its `.rules` marker when it has one."""
+    def section(self, src: int | None = None, rule: str | None = None) -> None:
+        """Two blank lines before a top-level block, its `.rules` marker when it has one, and the rule the
+        block belongs to when it is given."""
         self.line()
         self.line()
         if src:
             self.mark(src)
+        if rule is not None:
+            self.rule(rule)
 
     def mark(self, src: int) -> None:
         """A comment naming the `.rules` line of the block that follows."""
