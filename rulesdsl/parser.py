@@ -871,14 +871,13 @@ def _end_of_file(source: Source, err: UnexpectedInput) -> Diagnostic:
     return Diagnostic(span, "E0101", "the file ends in the middle of a declaration", help=hint)
 
 
-def _unclosed_block(source: Source, err: UnexpectedToken) -> Diagnostic | None:
+def _unclosed_block(source: Source, err: UnexpectedToken, before: list[Token]) -> Diagnostic | None:
     """A declaration keyword where a `}` could still come: the block before it was never closed.
 
     Keywords are contextual, so inside statements `phase q {` reads as a name and the error comes one
     word later; a declaration word at the start of a line, where a block's lines are indented, is the tell.
     """
     tok = err.token
-    before = _tokens(source.text[:tok.start_pos or 0])
     prev = before[-1] if before else None
     closable = tok.column == 1 or "RBRACE" in (err.accepts or err.expected)
     if tok.type != "STRING" and str(tok) in _DECL_WORDS and closable:
@@ -942,10 +941,12 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
         close = difflib.get_close_matches(str(word), _DECL_WORDS, n=1)
         return Diagnostic(span, "E0103", f"unexpected `{word}`: {_DECL_START}",
                           help=f"did you mean `{close[0]}`?" if close else f"expected {_DECL_KEYWORDS}")
-    unclosed = _unclosed_block(source, err)
+    tok = err.token
+    # The tokens before the unexpected one, read once: several of the checks below look back at them.
+    before = _tokens(source.text[:tok.start_pos or 0])
+    unclosed = _unclosed_block(source, err, before)
     if unclosed is not None:
         return unclosed
-    tok = err.token
     width = max(1, len(str(tok)))
     span = Span(source.name, line, col, line, col + width)
     label = _example_label(err)
@@ -953,7 +954,6 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
     accepts = set(err.accepts or err.expected)
     message = f"unexpected {what}"
     hint: str | None = f"expected {_describe(accepts)}"
-    before = _tokens(source.text[:tok.start_pos or 0])
     prev = before[-1] if before else None
     foreign = _foreign(source.name, [t for t in (prev, tok) if t is not None])
     if foreign is not None:
