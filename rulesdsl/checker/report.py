@@ -18,7 +18,7 @@ from rulesdsl import nodes as n
 from rulesdsl import types as T
 from rulesdsl.checker.env import Context, Env, Scope, suggest
 from rulesdsl.checker.exprs import ExprChecker
-from rulesdsl.runtime.report import template_env
+from rulesdsl.runtime.report import template_env, unsafe_attribute
 from rulesdsl.source import Source, Span
 
 _ORDER_LINE = T.RecordT((("line", T.INT), ("text", T.TEXT), ("status", T.TEXT), ("reason", T.OptT(T.TEXT))))
@@ -102,6 +102,7 @@ def _check_template(env: Env, name: str, text: str, known: dict[str, T.Ty], span
         _syntax_error(env, toks, e, parser)
         return
     _check_filters(env, toks, ast, jenv)
+    _check_internals(env, toks, ast)
     for var in sorted(jmeta.find_undeclared_variables(ast)):
         param = env.params.get(var)
         if var not in known and param is not None and param.secret:
@@ -136,6 +137,37 @@ def _check_filters(env: Env, toks: _Tokens, ast: jn.Node, jenv: jinja2.Environme
                                                            if is_filter else None))
     for known, name in missing:
         known[name] = _stand_in
+
+
+def _check_internals(env: Env, toks: _Tokens, ast: jn.Node) -> None:
+    """Python's internals read from a template (`x.__class__`, `x["__globals__"]`, `x|attr("mro")`): the
+    sandbox refuses them while a turn runs, so a designer hears it at check, where it is still a typo.
+    A chain (`cycler.__init__.__globals__`) is one mistake, reported at its first internal name."""
+    for node in ast.find_all((jn.Getattr, jn.Getitem, jn.Filter)):
+        name = _internal_name(node)
+        inner = getattr(node, "node", None)  # what it reads from; a filter block has none
+        if name is None or (isinstance(inner, jn.Node) and any(
+                _internal_name(x) is not None for x in (inner, *inner.find_all((jn.Getattr, jn.Getitem, jn.Filter))))):
+            continue
+        span = toks.attr_span(name, None, node.lineno) if isinstance(node, jn.Getattr) \
+            else toks.find(node.lineno, f'"{name}"') or toks.find(node.lineno, f"'{name}'") \
+            or toks.line_span(node.lineno)
+        env.diags.error(span, "E0509", f"the template reads `{name}`, one of Python's internals",
+                        help="a report template reads only the report's fields and their parts; "
+                             "Python's own attributes are refused when the report is written")
+
+
+def _internal_name(node: jn.Node) -> str | None:
+    """The internal name `node` reads (`.__class__`, `["mro"]`, `|attr("__init__")`), or None."""
+    if isinstance(node, jn.Getattr):
+        name: object = node.attr
+    elif isinstance(node, jn.Getitem):
+        name = node.arg.value if isinstance(node.arg, jn.Const) else None
+    elif isinstance(node, jn.Filter) and node.name == "attr" and node.args:
+        name = node.args[0].value if isinstance(node.args[0], jn.Const) else None
+    else:
+        return None
+    return name if isinstance(name, str) and unsafe_attribute(name) else None
 
 
 @dataclass(frozen=True)

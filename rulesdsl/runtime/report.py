@@ -8,6 +8,7 @@ from typing import Any
 
 import jinja2
 import jsonschema
+from jinja2 import sandbox
 
 from rulesdsl.runtime.core import PlayerBase, Thing, fmt_decimal
 from rulesdsl.runtime.engine import Game
@@ -15,12 +16,28 @@ from rulesdsl.runtime.spec import RulesetSpec
 
 
 def template_env() -> jinja2.Environment:
-    """The one Jinja2 environment used to check templates at compile time and to render them."""
-    env = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=True,
-                             trim_blocks=True, lstrip_blocks=True)
+    """The one Jinja2 environment used to check templates at compile time and to render them.
+
+    A sandbox: a GM runs templates written by others, so a template reaches only the report's data and
+    Jinja's own filters, never Python's internals (`__class__`, `__globals__`); it cannot change the data
+    either (immutable), so one part of a report cannot alter what the next part shows."""
+    env = sandbox.ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False,
+                                                keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
     env.filters["ljust"] = lambda s, w: str(s).ljust(int(w))
     env.filters["rjust"] = lambda s, w: str(s).rjust(int(w))
     return env
+
+
+# What the sandbox refuses whatever the value: private names, and the internals of functions, methods,
+# generators and types. The checker refuses the same names in a template, so a designer hears it at check.
+_INTERNALS = frozenset({"mro"}) | sandbox.UNSAFE_FUNCTION_ATTRIBUTES | sandbox.UNSAFE_METHOD_ATTRIBUTES \
+    | sandbox.UNSAFE_GENERATOR_ATTRIBUTES | sandbox.UNSAFE_COROUTINE_ATTRIBUTES \
+    | sandbox.UNSAFE_ASYNC_GENERATOR_ATTRIBUTES
+
+
+def unsafe_attribute(name: str) -> bool:
+    """Whether a template may never read `.name`, of any value."""
+    return name.startswith("_") or name in _INTERNALS
 
 
 def to_data(value: Any) -> Any:
