@@ -1,8 +1,92 @@
-"""Rules names -> Python names: user names get a prefix so they never clash with Python or the runtime."""
+"""Rules names -> Python names: the one mangling scheme of the code generator, injective by construction.
+
+A ruleset's names become Python identifiers in the generated module. Two different rules names must never
+become the same Python name (a phase `a` with `when` and a phase `a_when` once both made `phase_a_when`, so
+one ran twice), and no rules name may become a name the module or the runtime already uses (a thing named
+`None` or `FieldSpec`, a field named `TYPE`). Why no two names collide:
+
+1. Families. Every generated name belongs to one family, told apart by how it starts:
+
+   - module level, lower-case prefixes: `fn_` functions, `proc_` procedures, `tbl_` tables, `order_` orders'
+     functions, `phase_` phases and their `when`, `victory_` victories' `when` and `warn`, `group_` order
+     groups, `thing_` things whose name does not start with a capital;
+   - module level, a capital first: things whose name starts with a capital (`Country`);
+   - function level: `v_` locals (parameters, `let`, `for`, an order's arguments, a victory's variable);
+   - attribute level (a different namespace: after a dot, or in `__slots__`): fields.
+
+   The prefixes are prefix-free (none is the start of another), so `p + x == q + y` for two prefixes forces
+   `p == q` and `x == y`. `PREFIXES` lists them and `_check_families` asserts it at import, together with:
+   no name the module uses of its own (`FIXED`: the runtime's exports, the builtins the generated code
+   calls, `g`, `me`, `o`, `rng`, `k0`..., `report_data`, `LINE_MAP`...) starts with a prefix, and no
+   prefix starts with a capital. So names of two families never meet, nor meet a fixed name.
+
+2. Inside a family, the part after the prefix is injective:
+
+   - one name per declaration (`fn_`, `proc_`, `tbl_`, `group_`, `thing_`, `v_`): the name itself;
+   - several functions per declaration (`order_NAME_PART`, `victory_NAME_PART`): PART comes from a fixed
+     set in which no part ends with `_` + another part (asserted), so the part, then the name, is read
+     back from the end;
+   - a phase is `phase_NAME` and its `when` is `phase_NAME_when`: here one of the two has no part, so the
+     name is escaped first (below), so that an escaped name never ends with `_when`;
+   - capitalised things and fields keep their name, escaped (below) when it is one the module or the
+     runtime reserves (`None`, `Player`, `FieldSpec`; `class`, `TYPE`).
+
+3. Escaping is "one more `_` when the name ends with `_`, or is reserved, or ends with a suffix the scheme
+   adds". An escaped name always ends with `_`, an unescaped one never does, so two different names stay
+   different: both unescaped or both escaped, they differ as before; one of each, they differ in their
+   last character. An escaped name is never reserved (no reserved name ends with `_`).
+
+What the mangling cannot make safe is refused by the checker (E0202): a name that starts with `_` (the
+runtime's `_key` and `_ord`, Python's `__init__`, `__slots__`, `__class__`, and the private-name mangling
+of `__x` inside a class). Everything else a designer writes is a valid rules name and compiles.
+
+The families are fixed here, not read from `keyword` or `builtins`: the same ruleset must give the same
+module on every Python version.
+"""
 
 from __future__ import annotations
 
-import keyword
+# Python's keywords (3.11) and soft keywords (up to 3.12's `type`): they cannot follow a dot. A fixed
+# list, so that a new Python does not change the generated text of a ruleset.
+KEYWORDS = frozenset({
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+    "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
+    "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield", "case", "match", "type",
+})
+
+# Attributes the runtime's Thing, PlayerBase and WorldBase classes define besides `_`-names: a field of that
+# name would replace them. PlayerBase's built-in fields are not here: the checker refuses a player field
+# that repeats one, and a thing or the world has none of them.
+CLASS_ATTRS = frozenset({"TYPE"})
+
+# Module-level names of the generated module that start with a capital: the runtime's classes, the
+# classes it defines itself, its constants, and Python's constants.
+CAPITALISED = frozenset({
+    "ArgSpec", "FieldSpec", "Fraction", "GroupSpec", "OrderFailed", "OrderRec", "OrderSpec", "ParamSpec",
+    "PhaseSpec", "PlayerBase", "PolicySpec", "RulesError", "RulesetSpec", "TableMiss", "Thing", "ThingSpec",
+    "VictorySpec", "WorldBase", "Player", "World", "None", "True", "False", "LINE_MAP", "RULE_MAP", "RULESET",
+})
+
+# Every name the generated module uses of its own, whatever the ruleset: none of them may start with a
+# family's prefix (checked below). Builtins are those the generated code calls.
+FIXED = CAPITALISED | frozenset({
+    "agg_max", "agg_min", "best", "chance", "clamp", "div", "first", "fmt", "index", "intdiv", "interp",
+    "is_alnum", "lookup", "madd", "mget", "mremove", "mset", "ordered", "pick", "remove_item", "roll", "set_add",
+    "shuffle", "to_ceil", "to_floor", "to_round", "truncate", "weighted_pick",
+    "abs", "all", "any", "len", "list", "max", "min", "sum",
+    "g", "me", "o", "rng", "out", "report_data", "_ruleset", "line_map", "rule_map",
+}) | frozenset(f"k{i}" for i in range(10))
+
+PREFIXES = ("v_", "fn_", "proc_", "tbl_", "order_", "phase_", "victory_", "group_", "thing_")
+ORDER_PARTS = ("valid", "require", "cost", "effect", "ends_turn")
+VICTORY_PARTS = ("when", "warn")
+
+
+def _escape(name: str, reserved: frozenset[str] = frozenset(), suffixes: tuple[str, ...] = ()) -> str:
+    """One more `_` for a name that ends with `_`, is reserved, or ends with `_` + a suffix (see 3. above)."""
+    if name.endswith("_") or name in reserved or any(name.endswith("_" + s) for s in suffixes):
+        return name + "_"
+    return name
 
 
 def local(name: str) -> str:
@@ -10,7 +94,15 @@ def local(name: str) -> str:
 
 
 def attr(name: str) -> str:
-    return f"{name}_" if keyword.iskeyword(name) or keyword.issoftkeyword(name) else name
+    """A field's Python attribute."""
+    return _escape(name, KEYWORDS | CLASS_ATTRS)
+
+
+def thing(name: str) -> str:
+    """A thing's Python class: its own name when that starts with a capital, readable in the module."""
+    if name[:1].isascii() and name[:1].isupper():
+        return _escape(name, CAPITALISED)
+    return f"thing_{name}"
 
 
 def function(name: str) -> str:
@@ -26,16 +118,35 @@ def table(name: str) -> str:
 
 
 def order(name: str, part: str) -> str:
+    assert part in ORDER_PARTS, part
     return f"order_{name}_{part}"
 
 
 def phase(name: str) -> str:
-    return f"phase_{name}"
+    return f"phase_{_escape(name, suffixes=('when',))}"
+
+
+def phase_when(name: str) -> str:
+    return f"{phase(name)}_when"
 
 
 def victory(name: str, part: str) -> str:
+    assert part in VICTORY_PARTS, part
     return f"victory_{name}_{part}"
 
 
 def group(name: str) -> str:
     return f"group_{name}"
+
+
+def _check_families() -> None:
+    for p in PREFIXES:
+        assert p.endswith("_") and p[0].islower(), p
+        assert not any(q != p and q.startswith(p) for q in PREFIXES), f"{p} starts another prefix"
+        assert not any(f.startswith(p) for f in FIXED), f"a fixed name starts with {p}"
+    for parts in (ORDER_PARTS, VICTORY_PARTS):
+        assert not any(a != b and a.endswith("_" + b) for a in parts for b in parts), parts
+    assert not any(r.endswith("_") for r in KEYWORDS | CLASS_ATTRS | CAPITALISED)
+
+
+_check_families()

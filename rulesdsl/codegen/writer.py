@@ -2,8 +2,23 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+# PEP 263: a comment on the first two lines that holds `coding:` or `coding=` chooses how Python decodes
+# the module (a `utf-7` there would turn `+AAo-` inside a string into a line break).
+_CODING = re.compile(r"coding([:=])")
+
+
+def comment_text(text: str) -> str:
+    """`text` made safe to follow `#`: the comment cannot end early nor name the module's encoding.
+
+    Every character that is not printable is written escaped as in `repr` (`\\n`, `\\x0c`, `\\u2028`):
+    the line breaks Python's tokenizer honours are among them, and so are the ones other tools split
+    lines on (`str.splitlines`), a NUL (refused in a module) and lone surrogates (not UTF-8)."""
+    safe = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+    return _CODING.sub(lambda m: "coding" + ("\\x3a" if m.group(1) == ":" else "\\x3d"), safe)
 
 
 class Writer:
@@ -36,7 +51,7 @@ class Writer:
 
     def mark(self, src: int) -> None:
         """A comment naming the `.rules` line of the block that follows."""
-        self.line(f"# {self.source_name}:{src}", src)
+        self.line(f"# {comment_text(self.source_name)}:{src}", src)
 
     def rule(self, label: str) -> None:
         """The lines from the next one on belong to the rule `label`, until the next call."""
