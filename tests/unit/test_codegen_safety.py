@@ -275,7 +275,8 @@ def test_adversarial_names_compile_and_every_phase_runs_once(tmp_path: Path) -> 
         assert getattr(world, names.attr(w)) == 1, f"phase {w} ran {getattr(world, names.attr(w))} times"
     assert [p.name for p in loaded.spec.phases if p.name in words] == words
     box = g.index["Box"]
-    assert [b._key for b in box["B1"].s]  # type: ignore[attr-defined] == ["B1", "B2", "B3"]
+    held = box["B1"].s  # type: ignore[attr-defined]
+    assert [b._key for b in held] == ["B1", "B2", "B3"]
     ann = g.all_players[0]
     turn = g.turns[ann._key]
     assert [r.status for r in turn.used] == ["done"] * len(words), [(r.text, r.reason) for r in turn.used]
