@@ -52,7 +52,8 @@ def collect(env: Env, module: n.Module) -> None:
         if name in RESERVED:
             env.diags.error(span, "E0202", f"`{name}` is a reserved word and cannot name a {what}")
         elif name.startswith("_"):
-            env.diags.error(span, "E0202", f"names may not start with `_`: `{name}`")
+            env.diags.error(span, "E0202", f"`{name}` cannot name a {what}: names starting with `_` are kept for the "
+                            "runtime", help=f"rename it, e.g. `{name.lstrip('_') or 'x'}`")
         else:
             return True
         # Things and parameters with a reserved name are left out: `turn` or `world` already mean
@@ -60,7 +61,13 @@ def collect(env: Env, module: n.Module) -> None:
         return what in ("table", "function", "procedure")
 
     for d in module.decls:
-        if isinstance(d, n.ThingDecl) and claim(d.name, d.span, "thing"):
+        if isinstance(d, n.ThingDecl) and d.name == "Player":
+            # Players are the built-in thing `Player`: a second one would share its type, its index and
+            # its place in the state file.
+            env.diags.error(d.name_span or d.span, "E0202", "`Player` is the built-in thing of the players "
+                            "and cannot name another thing", help="rename the thing, e.g. `Person`")
+            claim(d.name, d.span, "thing")
+        elif isinstance(d, n.ThingDecl) and claim(d.name, d.span, "thing"):
             env.things[d.name] = ThingInfo(d.name, d.key, d.span)
         elif isinstance(d, n.ParamDecl) and claim(d.name, d.span, "parameter"):
             env.param_spans[d.name] = d.span
@@ -76,6 +83,72 @@ def collect(env: Env, module: n.Module) -> None:
                                 notes=[f"first declared at {env.orders[d.name].span}"])
             else:
                 env.orders[d.name] = d
+    inner_names(env, module)
+
+
+# What each name inside a declaration names, in E0202's words.
+_BINDS = {n.Let: "a local", n.For: "a loop variable", n.Comprehension: "a variable", n.Param: "a parameter",
+          n.ArgDecl: "an order argument", n.FieldDecl: "a field", n.ReportField: "a report field",
+          n.OrderDecl: "an order", n.PhaseDecl: "a phase"}
+# Names read as a bare word, where a reserved word already means something (`turn`, `me`): such a name
+# would hide it. Fields, report fields, orders, phases, victories and groups are never read bare.
+_READ_BARE = {"a local", "a loop variable", "a variable", "a parameter", "an order argument",
+              "the variable of a victory"}
+
+
+def _name_at(span: Span, name: str) -> Span:
+    """The span of `name` where it starts `span` (a field, a parameter, an argument, a report field)."""
+    return Span(span.file, span.line, span.col, span.line, span.col + len(name))
+
+
+def inner_names(env: Env, module: n.Module) -> None:
+    """E0202 for every name a ruleset gives besides its global declarations (those are in `collect`).
+
+    A name that starts with `_` is the runtime's (`_key`, `_ord` of every thing) or Python's (`__init__`,
+    `__slots__`, `__class__`): the code generator cannot make it safe. A name that is read bare may not be a
+    reserved word: `let turn = 1` would hide the turn number. A local named `world` is E0330 already.
+    """
+    found: list[tuple[str, Span, str]] = []
+
+    def visit(node: object) -> None:
+        if isinstance(node, (tuple, list)):
+            for item in node:
+                visit(item)
+            return
+        if not dataclasses.is_dataclass(node) or isinstance(node, (Span, type)):
+            return
+        what = _BINDS.get(type(node))
+        if isinstance(node, (n.Let, n.OrderDecl)):
+            found.append((node.name, node.name_span or node.span, what or ""))
+        elif isinstance(node, (n.For, n.Comprehension)):
+            found.append((node.var, node.span, what or ""))
+        elif isinstance(node, n.PhaseDecl):
+            found.append((node.name, node.span, "a phase"))
+        elif isinstance(node, (n.Param, n.ArgDecl, n.FieldDecl, n.ReportField)) and node.name:
+            found.append((node.name, _name_at(node.span, node.name), what or ""))
+        elif isinstance(node, n.VictoryDecl):
+            found.append((node.name, node.span, "a victory"))
+            found.append((node.var, node.span, "the variable of a victory"))
+        elif isinstance(node, n.OrdersSetting) and node.kind == "group":
+            found.append((node.name, node.span, "an order group"))
+        for f in dataclasses.fields(node):
+            visit(getattr(node, f.name))
+
+    for d in module.decls:
+        if isinstance(d, (n.ThingDecl, n.ParamDecl, n.TableDecl, n.DefineDecl, n.ProcedureDecl)):
+            # Their own names are `collect`'s; their fields, parameters and bodies are not.
+            for f in dataclasses.fields(d):
+                if f.name not in ("span", "name", "name_span"):
+                    visit(getattr(d, f.name))
+        else:
+            visit(d)
+    for name, span, what in found:
+        if name.startswith("_"):
+            env.diags.error(span, "E0202", f"`{name}` cannot name {what}: names starting with `_` are kept "
+                            "for the runtime", help=f"rename it, e.g. `{name.lstrip('_') or 'x'}`")
+        elif name in RESERVED and what in _READ_BARE and not (what == "a local" and name == "world"):
+            env.diags.error(span, "E0202", f"`{name}` is a reserved word and cannot name {what}",
+                            help=f"rename it, e.g. `{name}_`")
 
 
 def settings(env: Env, module: n.Module) -> tuple[str, dict[str, Any]]:

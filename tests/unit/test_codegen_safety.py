@@ -19,7 +19,7 @@ import pytest
 from rulesdsl.codegen import names
 from rulesdsl.runtime import exported
 from rulesdsl.runtime.report import report_data
-from tests.unit.rulestools import BASE, BASE_TEMPLATE, check_text, load_text, show
+from tests.unit.rulestools import BASE, BASE_TEMPLATE, check_text, load_text, marked_line, show
 
 FLAG = "RULESDSL_INJECTED"
 
@@ -296,3 +296,79 @@ def test_a_phase_named_like_another_phase_s_when_runs_once(tmp_path: Path) -> No
     g = loaded.new_game()
     g.process_turn([])
     assert (g.world.a, g.world.a_when) == (1, 1)  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- names the checker refuses
+
+# Each places NAME in one kind of declaration, on the line marked `#!`.
+PLACES = {
+    "thing field": 'thing Crate keyed by code {\n  label: text\n  NAME: int = 0  #!\n}\n'
+                   'data Crate(code, label) {\n  C: "c"\n}\n',
+    "player field": "player {\n  NAME: int = 0  #!\n}\n",
+    "world field": "world {\n  NAME: int = 0  #!\n}\n",
+    "function parameter": "define f(NAME: int) -> int = NAME  #!\nphase q { news \"{f(1)}\" }\n",
+    "procedure parameter": "procedure pr(NAME: Box) { NAME.stones = 1 }  #!\nphase q { pr(Box.A) }\n",
+    "table parameter": "table tb(NAME: int) -> int { 1: 2 }  #!\nphase q { news \"{tb(1)}\" }\n",
+    "order": 'order NAME "N" { effect { me.moves += 1 } }  #!\nphase q: run NAME\n',
+    "order argument": 'order o2 "N,{NAME}" {\n  NAME: 1..9  #!\n  effect { me.moves += NAME }\n}\nphase q: run o2\n',
+    "phase": 'phase NAME { news "x" }  #!\n',
+    "victory": "victory NAME for p { when p.moves > 3 }  #!\n",
+    "victory variable": "victory v for NAME { when NAME.moves > 3 }  #!\n",
+    "order group": 'orders {\n  at most 1 NAME per turn else "no"  #!\n}\n',
+    "local": "phase q {\n  let NAME = 1  #!\n  news \"{NAME}\"\n}\n",
+    "loop variable": "phase q {\n  for each NAME in Box { NAME.stones = 1 }  #!\n}\n",
+    "comprehension variable": 'phase q { news "{sum(NAME.stones for NAME in Box)}" }  #!\n',
+    "report field": "report {\n  NAME = 1  #!\n}\n",
+}
+# Where a second block of its kind is refused, the place replaces the first.
+REPLACES = {"player field": "player {\n  cash: money = 10\n  moves: int = 0\n}\n",
+            "order group": 'orders {\n  header "{account}", "{code}"\n  pay from cash\n}\n',
+            "report field": 'report {\n  cash = me.cash\n  template "t.report.j2"\n}\n'}
+
+
+def _placed(kind: str, name: str) -> str:
+    snippet = PLACES[kind].replace("NAME", name)
+    if kind in REPLACES:
+        old = REPLACES[kind]
+        inner = snippet.split("{", 1)[1].rsplit("}", 1)[0]
+        return BASE.replace(old, old.rsplit("}", 1)[0] + inner + "}\n")
+    return BASE + snippet
+
+
+@pytest.mark.parametrize("kind", sorted(PLACES))
+def test_a_name_starting_with_underscore_is_refused_in_every_place(kind: str, tmp_path: Path) -> None:
+    text = _placed(kind, "_ord")
+    checked = check_text(tmp_path, text)
+    errors = [d for d in checked.diagnostics if d.severity == "error"]
+    assert [(d.code, d.span.line) for d in errors] == [("E0202", marked_line(text))], show(checked.diagnostics)
+    assert errors[0].message.startswith("`_ord` cannot name ") and "kept for the runtime" in errors[0].message
+    assert errors[0].help == "rename it, e.g. `ord`"
+    line = text.splitlines()[errors[0].span.line - 1]
+    if kind not in ("phase", "victory", "victory variable", "order group", "comprehension variable",
+                    "loop variable"):
+        assert line[errors[0].span.col - 1:errors[0].span.end_col - 1] == "_ord", "underlines the name"
+
+
+@pytest.mark.parametrize("kind", ["function parameter", "procedure parameter", "table parameter", "order argument",
+                                  "victory variable", "local", "loop variable", "comprehension variable"])
+def test_a_reserved_word_is_refused_where_it_would_hide_its_meaning(kind: str, tmp_path: Path) -> None:
+    text = _placed(kind, "turn")
+    checked = check_text(tmp_path, text)
+    errors = [d for d in checked.diagnostics if d.severity == "error"]
+    assert [(d.code, d.span.line) for d in errors] == [("E0202", marked_line(text))], show(checked.diagnostics)
+    assert errors[0].message.startswith("`turn` is a reserved word and cannot name ")
+
+
+@pytest.mark.parametrize("kind", ["thing field", "world field", "order", "phase", "victory", "order group",
+                                  "report field"])
+def test_a_reserved_word_names_what_is_never_read_bare(kind: str, tmp_path: Path) -> None:
+    # `p.turn`, `run turn`, a phase or report field `turn`: nothing there can be mistaken for the turn.
+    checked = check_text(tmp_path, _placed(kind, "turn"))
+    assert not [d for d in checked.diagnostics if d.severity == "error"], show(checked.diagnostics)
+
+
+def test_a_thing_named_player_is_refused(tmp_path: Path) -> None:
+    text = BASE + "thing Player keyed by handle {  #!\n  rank: int = 0\n}\n"
+    checked = check_text(tmp_path, text)
+    assert [(d.code, d.span.line) for d in checked.diagnostics] == [("E0202", marked_line(text))], \
+        show(checked.diagnostics)
