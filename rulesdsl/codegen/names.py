@@ -75,6 +75,7 @@ FIXED = CAPITALISED | frozenset({
     "shuffle", "to_ceil", "to_floor", "to_round", "truncate", "weighted_pick",
     "abs", "all", "any", "len", "list", "max", "min", "sum",
     "g", "me", "o", "rng", "out", "report_data", "_ruleset", "line_map", "rule_map",
+    "__slots__", "TYPE",  # in the body of each class, their own namespace
 }) | frozenset(f"k{i}" for i in range(10))
 
 PREFIXES = ("v_", "fn_", "proc_", "tbl_", "order_", "phase_", "victory_", "group_", "thing_")

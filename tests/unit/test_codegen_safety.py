@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 
 from rulesdsl.codegen import names
+from rulesdsl.compiler import check_path, compile_path
 from rulesdsl.runtime import exported
-from rulesdsl.runtime.report import report_data
-from tests.unit.rulestools import BASE, BASE_TEMPLATE, check_text, load_text, marked_line, show
+from rulesdsl.runtime.report import render, report_data, validate_report
+from tests.unit.rulestools import BASE, BASE_TEMPLATE, RULESETS, check_text, load_text, marked_line, show
 
 FLAG = "RULESDSL_INJECTED"
 
@@ -62,20 +63,24 @@ def test_a_comment_never_ends_before_its_line_does() -> None:
 def _hostile_ruleset(template_name: str) -> tuple[str, dict[str, str]]:
     """A ruleset with a payload in every text the generated module holds, and the texts it should show."""
     shown = {k: payload(k) for k in ("title", "version", "unit", "reason", "news", "tell", "report", "data",
-                                     "table", "group")}
+                                     "table", "group", "require", "fail", "warn", "param", "default")}
     # An order's syntax is matched against a mail line: no line break in it, and no `{` (placeholders).
     syntax = "Q'''\"\"\"\\,#"
     text = f'''ruleset {rules_text(shown["title"], braces=False)} {{
   version {rules_text(shown["version"], braces=False)}
   turn {rules_text(shown["unit"], braces=False)}
 }}
+param motto: text = {rules_text(shown["param"])}
 thing Box keyed by code {{
   name: text
 }}
 data Box(code, name) {{
   A: {rules_text(shown["data"])}
 }}
-player {{ cash: money = 10 }}
+player {{
+  cash: money = 10
+  slogan: text = {rules_text(shown["default"])}
+}}
 orders {{
   header "{{account}}", "{{code}}"
   at most 1 heavy per turn else {rules_text(shown["group"])}
@@ -94,13 +99,29 @@ order get {rules_text(syntax + ",X", braces=False)} {{
   counts as heavy
   effect {{ me.cash += 2 }}
 }}
+order try {rules_text(syntax + ",T", braces=False)} {{
+  require me.cash < 0 else {rules_text(shown["require"])}
+  effect {{ me.cash += 1 }}
+}}
+order boom {rules_text(syntax + ",B", braces=False)} {{
+  effect {{ fail {rules_text(shown["fail"])} }}
+}}
 phase putting: run put
 phase getting: run get
+phase trying: run try
+phase booming: run boom
 phase speaking {{
   news {rules_text(shown["news"])}
   for each p in players {{ tell p {rules_text(shown["tell"])} }}
 }}
+victory rich for p {{
+  when p.cash > 0
+  held for 2 turns
+  warn {rules_text(shown["warn"])}
+}}
 report {{
+  motto = motto
+  slogan = me.slogan
   said = {rules_text(shown["report"])}
   table = said(1)
   box = Box.A.name
@@ -125,21 +146,28 @@ def test_no_text_of_a_ruleset_runs_as_code(tmp_path: Path) -> None:
     assert (spec.title, spec.version, spec.turn_unit) == (shown["title"], shown["version"], shown["unit"])
     assert loaded.module.__doc__ == f"{shown['title']}, compiled from {name}.rules."
     assert spec.source == f"{name}.rules" and spec.template_name == f"{name}.report.j2"
-    assert [o.pattern for o in spec.orders] == [shown["syntax"] + ",{box}", shown["syntax"] + ",X"]
+    assert [o.pattern for o in spec.orders] == [shown["syntax"] + s for s in (",{box}", ",X", ",T", ",B")]
 
     g = loaded.new_game()
     syntax = shown["syntax"]
-    g.process_turn([("p1.txt", f"1\nA\n{syntax},A\n{syntax},X\n{syntax},X\n")])
+    g.process_turn([("p1.txt", f"1\nA\n{syntax},A\n{syntax},X\n{syntax},X\n{syntax},T\n{syntax},B\n")])
     assert FLAG not in os.environ, f"the module ran {os.environ[FLAG]!r} in a turn"
     assert g.news_items() == [shown["news"]]
     ann = g.all_players[0]
     turn = g.turns[ann._key]
     assert turn.messages == [shown["tell"]]
-    assert [(r.text, r.status) for r in turn.used] == [(f"{syntax},X", "done")]
+    assert [(r.text, r.status, r.reason) for r in turn.used] == [
+        (f"{syntax},X", "done", None), (f"{syntax},T", "failed", shown["require"]),
+        (f"{syntax},B", "failed", shown["fail"])]
+    assert g.warnings == [shown["warn"]] * 2  # Ann and Bob both have cash
     assert [(r.text, r.reason) for r in turn.refused] == [(f"{syntax},A", shown["reason"]),
                                                           (f"{syntax},X", shown["group"])]
     data: dict[str, Any] = report_data(g, ann)
     assert (data["said"], data["table"], data["box"]) == (shown["report"], shown["table"], shown["data"])
+    assert (data["motto"], data["slogan"]) == (shown["param"], shown["default"])
+    validate_report(loaded.spec, data)
+    shown_text = f"{shown['report']}|{shown['table']}|{shown['data']}|{payload('template')}\n"
+    assert render(loaded.spec, data) == "\n".join(ln.rstrip() for ln in shown_text.splitlines()) + "\n"
     assert data["game"]["title"] == shown["title"] and data["game"]["unit"] == shown["unit"]
     assert FLAG not in os.environ
 
@@ -287,6 +315,37 @@ def test_adversarial_names_compile_and_every_phase_runs_once(tmp_path: Path) -> 
     assert {w: data[w] for w in words} == {w: 0 if w in player_fields else 1 for w in words}
     assert data["calls"] == 2 * len(glob["function"]) + 10 * len(glob["table"]) + 3 * len(glob["param"]) \
         + len(glob["thing"])
+
+
+def _identifiers(tree: ast.Module) -> set[str]:
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            out.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.arg):
+            out.add(node.arg)
+        elif isinstance(node, ast.alias):
+            out.add(node.name)
+    return out
+
+
+@pytest.mark.parametrize("ruleset", ["covert", "nukecards", "adversarial"])
+def test_every_identifier_of_a_generated_module_is_fixed_or_in_one_family(ruleset: str, tmp_path: Path) -> None:
+    # The injectivity argument of codegen/names.py holds only if the emitter writes no other name.
+    if ruleset == "adversarial":
+        path = tmp_path / "t.rules"
+        path.write_text(adversarial_ruleset(adversarial_names()), encoding="utf-8")
+        (tmp_path / "t.report.j2").write_text("{{ calls }}\n", encoding="utf-8")
+    else:
+        path = RULESETS / f"{ruleset}.rules"
+    checked = check_path(path)
+    assert checked.program is not None
+    classes = {names.thing(t.name) for t in checked.program.things}
+    stray = {i for i in _identifiers(ast.parse(compile_path(path)))
+             if i not in names.FIXED and i not in classes and not i.startswith(names.PREFIXES)}
+    assert stray == set()
 
 
 def test_a_phase_named_like_another_phase_s_when_runs_once(tmp_path: Path) -> None:
