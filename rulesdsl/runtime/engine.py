@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import traceback
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from rulesdsl.runtime.core import OrderFailed, OrderRec, PlayerBase, RulesError, TableMiss, Thing, WorldBase
-from rulesdsl.runtime.orders import OrderReader, header_patterns
+from rulesdsl.runtime.orders import SPACES, OrderReader, ascii_upper, header_patterns, line_problem, shown
 from rulesdsl.runtime.spec import OrderSpec, RulesetSpec
 
 T = TypeVar("T")
+
+# Lines end only where mail ends them: str.splitlines() would also split at a form feed, \x1c-\x1e, \x85
+# and U+2028/U+2029, so one line written could be read as two orders.
+LINE_END = re.compile(r"\r\n|\r|\n")
 
 
 @dataclass
@@ -193,49 +198,58 @@ class Game:
                 setattr(self.world, f.attr, {} if f.type[0] == "map" else f.default(self))
 
     def _read_submission(self, label: str, text: str) -> None:
-        lines = text.splitlines()
+        # Nothing the sender wrote reaches a report before the account and access code match; what
+        # reaches the GM (the label, a header line) is shown with its control characters escaped.
+        lines = LINE_END.split(text.removeprefix("\ufeff"))
         slots: dict[str, str] = {}
         pos = 0
         for form, pat in zip(self.spec.policy.header, self.header, strict=True):
-            while pos < len(lines) and not lines[pos].strip():
+            while pos < len(lines) and not lines[pos].strip(SPACES):
                 pos += 1
             if pos >= len(lines):
-                self.unrouted.append(f"{label}: the header lines are missing")
+                self.unrouted.append(f"{shown(label)}: the header lines are missing")
                 return
-            m = pat.match(lines[pos])
-            if not m:
-                self.unrouted.append(f"{label}: line {pos + 1} \"{lines[pos].strip()}\" is not a header line "
-                                     f"like \"{form}\"")
+            problem = line_problem(lines[pos])
+            m = None if problem is not None else pat.match(lines[pos])
+            if m is None:
+                why = f" ({problem})" if problem is not None else ""
+                self.unrouted.append(f"{shown(label)}: line {pos + 1} \"{shown(lines[pos].strip(SPACES))}\" is not a "
+                                     f"header line like \"{form}\"{why}")
                 # Try still to find whose orders they are, so the player hears why nothing happened.
                 slots.setdefault("_bad", str(pos + 1))
             else:
-                slots.update({k: v for k, v in m.groupdict().items()})
+                slots.update(m)
             pos += 1
-        player = next((p for p in self.all_players if p.account.upper() == slots.get("account", "").upper()), None)
+        account = ascii_upper(slots.get("account", ""))
+        player = next((p for p in self.all_players if ascii_upper(p.account) == account), None)
         if player is None:
-            self.unrouted.append(f"{label}: no player has account \"{slots.get('account', '?')}\"")
+            self.unrouted.append(f"{shown(label)}: no player has account \"{shown(slots.get('account', '?'))}\"")
             return
         turn = self.turns[player._key]
         if "_bad" in slots:
-            turn.notices.append(f"Your orders in {label} were not processed: line {slots['_bad']} of the header "
-                                "is not in the form the game expects.")
+            turn.notices.append(f"Your orders in {shown(label)} were not processed: line {slots['_bad']} of the "
+                                "header is not in the form the game expects.")
             return
-        if "game" in slots and slots["game"].upper() != str(self.meta.get("number", "")).upper():
+        if ascii_upper(slots.get("code", "")) != ascii_upper(player.code):
+            turn.notices.append(f"Your orders in {shown(label)} were not processed: the access code does not match.")
+            return
+        if "game" in slots and ascii_upper(slots["game"]) != ascii_upper(str(self.meta.get("number", ""))):
             named = self.spec.game_id.replace("{number}", slots["game"])
-            turn.notices.append(f"Your orders in {label} were not processed: they are for game "
+            turn.notices.append(f"Your orders in {shown(label)} were not processed: they are for game "
                                 f"{named}, and this is game {self.meta.get('id', '')}.")
             return
-        if slots.get("code", "").upper() != player.code.upper():
-            turn.notices.append(f"Your orders in {label} were not processed: the access code does not match.")
-            return
         if not player.active:
-            turn.notices.append(f"Your orders in {label} were not processed: you have left the game.")
+            turn.notices.append(f"Your orders in {shown(label)} were not processed: you have left the game.")
             return
         turn.submitted = True
         limit = self.spec.policy.new_limit
         for i in range(pos, len(lines)):
-            raw = lines[i].strip()
+            raw = lines[i].strip(SPACES)
             if not raw:
+                continue
+            problem = line_problem(lines[i])
+            if problem is not None:
+                turn.refused.append(Refusal(i + 1, shown(raw), problem))
                 continue
             if not player.active:
                 turn.refused.append(Refusal(i + 1, raw, "you have left the game"))
@@ -368,7 +382,7 @@ class Game:
                 self._batch[kind] = batch
 
     def _is_stop(self, text: str) -> bool:
-        return any(spec.kind == "stop" and pat.match(text.strip()) for spec, pat in self.reader.patterns)
+        return self.reader.is_stop(text)
 
     def _end_of_turn(self) -> None:
         pol = self.spec.policy
