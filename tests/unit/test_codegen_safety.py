@@ -431,3 +431,17 @@ def test_a_thing_named_player_is_refused(tmp_path: Path) -> None:
     checked = check_text(tmp_path, text)
     assert [(d.code, d.span.line) for d in checked.diagnostics] == [("E0202", marked_line(text))], \
         show(checked.diagnostics)
+
+
+def test_orders_pay_from_and_count_down_fields_named_like_python_keywords(tmp_path: Path) -> None:
+    # The runtime reads and sets these fields by their Python attribute: `class` is `class_` there.
+    text = BASE.replace("  cash: money = 10\n  moves: int = 0\n", "  class: money = 10\n  yield: int = 0\n") \
+        .replace("  pay from cash\n", "  pay from class\n  budget yield starts at 3 plus 1 each turn\n") \
+        .replace("  cash = me.cash\n", "  cash = me.class\n  left = me.yield\n")
+    loaded = load_text(tmp_path, text, "{{ cash }} {{ left }}\n", "t", tmp_path / "cache")
+    g = loaded.new_game()
+    g.process_turn([("p1.txt", "1\nA\nP,A,4\nP,B,9\n")])
+    ann = g.all_players[0]
+    assert [(r.text, r.status) for r in g.turns[ann._key].used] == [("P,A,4", "done"), ("P,B,9", "failed")]
+    data = report_data(g, ann)
+    assert (data["cash"], data["left"]) == (6, 3)  # 10 - 4; 3 orders - 1 taken + 1 for the next turn
