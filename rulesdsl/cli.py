@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 import traceback
@@ -11,7 +12,7 @@ from pathlib import Path
 from rulesdsl import __version__
 from rulesdsl.compiler import check_path, compile_path
 from rulesdsl.diagnostics import CompileError, render_json, render_text
-from rulesdsl.game.folder import GameError, GameFolder
+from rulesdsl.game.folder import GameError, GameFolder, TurnResult
 
 _TRACEBACK = "RULESDSL_TRACEBACK"
 
@@ -75,7 +76,20 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_turn(args: argparse.Namespace) -> int:
     folder = GameFolder(Path(args.gamedir))
-    result = folder.process_turn([Path(f) for f in args.orders])
+    result = folder.process_turn([Path(f) for f in args.orders], refuse_repeats=not args.force)
+    # The turn is committed. From here the exit status stays 0 whatever happens to the summary: a GM who
+    # saw a failure would run the turn again, and that would make a second turn of the same mail.
+    try:
+        _print_turn(args, result)
+        sys.stdout.flush()
+    except Exception as e:
+        _silence_stdout()
+        _warn(f"warning: turn {result.turn} was committed ({result.folder}), but printing its summary failed "
+              f"({e.strerror if isinstance(e, OSError) and e.strerror else e}); do not run this turn again")
+    return 0
+
+
+def _print_turn(args: argparse.Namespace, result: TurnResult) -> None:
     print(f"{args.gamedir}: {len(result.reports)} report(s) for turn {result.turn}:")
     for name, path in result.reports:
         print(f"  {path}  ({name})")
@@ -83,6 +97,8 @@ def cmd_turn(args: argparse.Namespace) -> int:
     print(f"  state: {result.folder / 'state.yaml'}")
     for warning in result.unrouted:
         print(f"warning: {warning}; these orders were not processed", file=sys.stderr)
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if result.unrouted_file is not None:
         print(f"  mail not processed: {result.unrouted_file}")
     if result.game_over:
@@ -94,7 +110,27 @@ def cmd_turn(args: argparse.Namespace) -> int:
         for path in wanted:
             print()
             sys.stdout.write(path.read_text(encoding="utf-8"))
-    return 0
+
+
+def _silence_stdout() -> None:
+    """Points file descriptor 1 at /dev/null, so that the interpreter's last flush of what is still
+    buffered succeeds (a failed flush at exit would make the exit status 120)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+
+
+def _warn(message: str) -> None:
+    try:
+        print(message, file=sys.stderr)
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):
+        pass  # stderr is gone too: the exit status still tells
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -119,6 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("gamedir")
     t.add_argument("orders", nargs="*")
     t.add_argument("--show", help="print the report of this account (or player name) after the turn")
+    t.add_argument("--force", action="store_true",
+                   help="process the turn even if its mail holds orders already processed in an earlier turn")
     t.set_defaults(func=cmd_turn)
     return p
 
@@ -135,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         print(render_text(e.diagnostics, e.sources), file=sys.stderr)
         return 1
     except OSError as e:
-        print(f"error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"error: {where}{e.strerror or e}", file=sys.stderr)
         return 2
     except Exception as e:
         # Never the user's fault and never a bare traceback: say it is our bug and how to report it.

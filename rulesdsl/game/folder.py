@@ -2,11 +2,13 @@
 
 Layout of GAMEDIR:
     game.yaml                 which ruleset (a copy lives in rules/), made once by `new`
+    rulesdsl.lock             locked (fcntl.flock) by a `turn` from start to end: one turn at a time
     rules/                    the ruleset and its templates, as the game was started with them
     turns/turn-000/state.yaml the starting state
-    turns/turn-NNN/           one folder per processed turn: orders/ (submissions as received),
-                              reports/ (one text file per player, and its data as JSON), news.txt,
-                              state.yaml (the whole state after the turn)
+    turns/turn-NNN/           one folder per processed turn (NNN: three digits or more): orders/ (the
+                              submissions byte for byte as received, as NN-name), received.sha256 (the
+                              sha256 of each), reports/ (ACCOUNT-name.txt per player, and its data as
+                              .json), news.txt, state.yaml (the whole state after the turn)
 The newest turn folder is the current state, so a turn is committed by one rename: it happens whole
 or not at all.
 """
@@ -14,14 +16,13 @@ or not at all.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import os
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import jsonschema
@@ -29,19 +30,20 @@ import yaml
 
 from rulesdsl.compiler import check_path, load_module
 from rulesdsl.diagnostics import CompileError
+from rulesdsl.game import yamlio
+from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, lock_new_staging, remove_abandoned, write_file
+from rulesdsl.game.errors import GameError
+from rulesdsl.game.names import order_file, printable, report_base
 from rulesdsl.runtime.core import RulesError
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.report import render, report_data, validate_report
 from rulesdsl.runtime.spec import RulesetSpec
 from rulesdsl.runtime.state import StateError, dump, load, new_game
 
-# LibYAML when PyYAML has it (several times faster on state files); the pure-Python safe classes otherwise.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-_DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+__all__ = ["GameError", "GameFolder", "TurnResult", "read_yaml", "validate", "write_yaml"]
 
-
-class GameError(Exception):
-    """A refusal a GM can act on: bad input, a rules error, a game that is over."""
+RECEIVED = "received.sha256"
+_TURN_DIR = re.compile(r"turn-([0-9]{3,})")
 
 
 def _schema(name: str) -> dict[str, Any]:
@@ -81,25 +83,38 @@ def validate(data: Any, schema: dict[str, Any], what: str, fields: bool = False)
 
 
 def read_yaml(path: Path, what: str) -> Any:
+    """The data of a YAML file from outside, bounded (see yamlio); every refusal starts with `what`."""
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+        return yamlio.load_text(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise GameError(f"{what}: no such file") from None
+    except OSError as e:
+        raise GameError(f"{what}: cannot read: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
         raise GameError(f"{what}: not UTF-8 text (at byte {e.start}); save it as UTF-8") from None
+    except yamlio.YamlRefused as e:
+        raise GameError(f"{what}: {e.path}: {e.message}") from None
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         raise GameError(f"{what}: not valid YAML{where}") from None
+    except (ValueError, OverflowError) as e:
+        # A scalar that resolved to a type whose constructor refused it (a date like 2001-02-30).
+        raise GameError(f"{what}: a value cannot be read: {e}") from None
+
+
+def yaml_bytes(data: Any) -> bytes:
+    return yamlio.dump_text(data).encode("utf-8")
 
 
 def write_yaml(path: Path, data: Any) -> None:
-    text = yaml.dump(data, Dumper=_DUMPER, sort_keys=False, allow_unicode=True, width=100)
-    path.write_text(text, encoding="utf-8")
+    write_file(path, yaml_bytes(data))
 
 
-def _slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "player"
+def turn_name(turn: int) -> str:
+    return f"turn-{turn:03d}"
+
+
 
 
 @dataclass
@@ -112,6 +127,14 @@ class TurnResult:
     unrouted: list[str] = field(default_factory=list)
     game_over: bool = False
     winners: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # about the disk, after the commit
+
+
+@dataclass(frozen=True)
+class _Mail:
+    path: Path
+    data: bytes
+    sha256: str
 
 
 class GameFolder:
@@ -123,11 +146,25 @@ class GameFolder:
     def turns_dir(self) -> Path:
         return self.root / "turns"
 
+    def turn_numbers(self) -> list[int]:
+        """The processed turns, in number order (turn-999 before turn-1000)."""
+        try:
+            entries = list(os.scandir(self.turns_dir))
+        except OSError:
+            return []
+        numbers = []
+        for entry in entries:
+            m = _TURN_DIR.fullmatch(entry.name)
+            # turn-0007 is not a name we write: only the canonical spelling of a number counts.
+            if m and entry.name == turn_name(int(m[1])) and entry.is_dir(follow_symlinks=False):
+                numbers.append(int(m[1]))
+        return sorted(numbers)
+
     def latest_turn(self) -> int:
-        turns = [int(p.name[5:]) for p in self.turns_dir.glob("turn-[0-9][0-9][0-9]") if p.is_dir()]
+        turns = self.turn_numbers()
         if not turns:
             raise GameError(f"{self.root}: not a game folder (no turns/turn-000); start one with `rulesdsl new`")
-        return max(turns)
+        return turns[-1]
 
     def rules_path(self) -> Path:
         if not (self.root / "game.yaml").is_file():
@@ -135,7 +172,13 @@ class GameFolder:
         meta = read_yaml(self.root / "game.yaml", "game.yaml")
         if not isinstance(meta, dict) or "rules" not in meta:
             raise GameError("game.yaml: $.rules: the game's ruleset is not named")
-        return self.root / str(meta["rules"])
+        rel = PurePosixPath(str(meta["rules"]))
+        # The game runs the copy it was started with: never a file outside the game folder.
+        if (len(rel.parts) != 2 or rel.parts[0] != "rules" or rel.name.startswith(".")
+                or "\\" in rel.name or "\x00" in rel.name):
+            raise GameError(f"game.yaml: $.rules: {str(meta['rules'])!r} is not a file in the game's rules/ "
+                            "folder, as `rulesdsl new` writes it")
+        return self.root / "rules" / rel.name
 
     def load_spec(self) -> tuple[RulesetSpec, str]:
         # The compiled module is cached by content hash outside the folder: a failed turn writes nothing here.
@@ -145,15 +188,18 @@ class GameFolder:
     def load_game(self) -> Game:
         spec, module_file = self.load_spec()
         turn = self.latest_turn()
-        path = self.turns_dir / f"turn-{turn:03d}" / "state.yaml"
-        data = read_yaml(path, str(path.relative_to(self.root)))
-        what = f"turns/turn-{turn:03d}/state.yaml"
+        what = f"turns/{turn_name(turn)}/state.yaml"
+        data = read_yaml(self.turns_dir / turn_name(turn) / "state.yaml", what)
         validate(data, _schema("state.schema.json"), what)
         validate({k: v for k, v in data.items() if k in spec.state_schema["properties"]}, spec.state_schema, what,
                  fields=True)
         if data["ruleset"]["title"] != spec.title:
             raise GameError(f"{what}: $.ruleset.title: this state is of \"{data['ruleset']['title']}\", "
                             f"not \"{spec.title}\"")
+        if data["turn"] != turn:
+            # The next turn's folder is named after the state's turn: a mismatch would write over history.
+            raise GameError(f"{what}: $.turn: this state is of turn {data['turn']}, but it is in "
+                            f"turns/{turn_name(turn)}")
         try:
             return load(spec, data, module_file)
         except StateError as e:
@@ -164,6 +210,7 @@ class GameFolder:
     def create(cls, rules: Path, root: Path, scenario: Path | None, seed: int | None) -> GameFolder:
         if root.exists() and any(root.iterdir()):
             raise GameError(f"{root}: already exists and is not empty; choose a new folder for the game")
+        where = scenario.name if scenario else "scenario"
         data: dict[str, Any] = {"players": []}
         if scenario is not None:
             loaded = read_yaml(scenario, scenario.name)
@@ -174,75 +221,136 @@ class GameFolder:
         if seed is not None:
             data["seed"] = seed
         if not data.get("players"):
-            raise GameError(f"{scenario.name if scenario else 'scenario'}: $.players: a game needs players")
+            raise GameError(f"{where}: $.players: a game needs players")
         accounts = [str(p["account"]).upper() for p in data["players"]]
         for i, a in enumerate(accounts):
             if accounts.index(a) != i:
-                raise GameError(f"{scenario.name if scenario else 'scenario'}: $.players[{i}].account: "
-                                f"account {a} is already player {accounts.index(a) + 1}")
-        staging = Path(tempfile.mkdtemp(prefix=".new-", dir=root.parent if root.parent.exists() else None))
-        try:
-            rules_dir = staging / "rules"
-            rules_dir.mkdir()
-            checked = check_path(rules)
-            if not checked.ok:
-                raise CompileError([d for d in checked.diagnostics if d.severity == "error"], checked.sources)
-            # The ruleset and the templates it names: the game keeps the rules it started with.
-            for name in sorted(checked.sources):
-                src = rules if name == rules.name else rules.parent / name
-                shutil.copy2(src, rules_dir / src.name)
-            write_yaml(staging / "game.yaml", {"rules": f"rules/{rules.name}"})
-            folder = cls(staging)
-            spec, _ = folder.load_spec()
-            world = {k: v for k, v in data.items() if k in spec.state_schema["properties"]}
-            unknown = [k for k in data if k not in spec.state_schema["properties"] and k not in ("game", "seed")]
-            if unknown:
-                raise GameError(f"{scenario.name if scenario else 'scenario'}: $.{unknown[0]}: "
-                                f"\"{spec.title}\" has no such section")
-            validate(world, spec.state_schema, scenario.name if scenario else "scenario", fields=True)
+                raise GameError(f"{where}: $.players[{i}].account: account {a} is already player "
+                                f"{accounts.index(a) + 1}")
+        checked = check_path(rules)
+        if not checked.ok:
+            raise CompileError([d for d in checked.diagnostics if d.severity == "error"], checked.sources)
+        made = _missing_parents(root)
+        for parent in reversed(made):
             try:
-                game = new_game(spec, data)
-            except StateError as e:
-                raise GameError(f"{scenario.name if scenario else 'scenario'}: {e}") from None
-            turn0 = staging / "turns" / "turn-000"
-            turn0.mkdir(parents=True)
-            write_yaml(turn0 / "state.yaml", dump(game))
-            root.parent.mkdir(parents=True, exist_ok=True)
-            if root.exists():
-                root.rmdir()
-            os.replace(staging, root)
+                os.mkdir(parent, 0o777)
+            except FileExistsError:
+                pass
+            except OSError as e:
+                _remove_empty(made)
+                raise GameError(f"{parent}: cannot make the folder: {e.strerror or e}") from None
+        remove_abandoned(root.parent, ".new-", locked=False)
+        try:
+            staging = Staging(root, ".new-")
         except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
+            _remove_empty(made)
+            raise
+        try:
+            with lock_new_staging(staging):
+                staging.mkdir("rules")
+                # The ruleset and the templates it names: the game keeps the rules it started with.
+                for name in sorted(checked.sources):
+                    src = rules if name == rules.name else rules.parent / name
+                    try:
+                        content = src.read_bytes()
+                    except OSError as e:
+                        raise GameError(f"{src}: cannot read: {e.strerror or e}") from None
+                    staging.write(f"rules/{src.name}", content)
+                staging.write("game.yaml", yaml_bytes({"rules": f"rules/{rules.name}"}))
+                spec, _ = cls(staging.path).load_spec()
+                world = {k: v for k, v in data.items() if k in spec.state_schema["properties"]}
+                unknown = [k for k in data if k not in spec.state_schema["properties"] and k not in ("game", "seed")]
+                if unknown:
+                    raise GameError(f"{where}: $.{unknown[0]}: \"{spec.title}\" has no such section")
+                validate(world, spec.state_schema, where, fields=True)
+                try:
+                    game = new_game(spec, data)
+                except StateError as e:
+                    raise GameError(f"{where}: {e}") from None
+                staging.mkdir("turns")
+                staging.mkdir(f"turns/{turn_name(0)}")
+                staging.write(f"turns/{turn_name(0)}/state.yaml", yaml_bytes(dump(game)))
+                if root.exists():
+                    root.rmdir()
+                staging.commit()
+        except BaseException:
+            staging.discard()
+            _remove_empty(made)
             raise
         return cls(root)
 
     # ------------------------------------------------------------ a turn
-    def process_turn(self, order_files: list[Path]) -> TurnResult:
+    def process_turn(self, order_files: list[Path], refuse_repeats: bool = False) -> TurnResult:
+        """Processes the next turn from the mailed files, in the order given, and commits it.
+
+        With `refuse_repeats` (the command line's default), mail holding a file whose bytes were already
+        processed in an earlier turn is refused: the same mail given twice would make a second turn."""
+        self.latest_turn()  # not a game folder: say so before making a lock file in it
+        with GameLock(self.root / LOCK_NAME):
+            # Under the lock, any staging folder is one a killed turn left (with access codes in it).
+            remove_abandoned(self.turns_dir, ".turn-", locked=True)
+            return self._process_turn(order_files, refuse_repeats)
+
+    def received(self) -> dict[str, tuple[int, str]]:
+        """sha256 of each submission processed -> (the turn, its file in that turn folder); the first."""
+        seen: dict[str, tuple[int, str]] = {}
+        for turn in self.turn_numbers():
+            try:
+                text = (self.turns_dir / turn_name(turn) / RECEIVED).read_text(encoding="utf-8")
+            except FileNotFoundError:
+                continue  # turn-000, or a turn from before these records were kept
+            except (OSError, UnicodeDecodeError) as e:
+                raise GameError(f"turns/{turn_name(turn)}/{RECEIVED}: cannot read: {e}") from None
+            for line in text.splitlines():
+                digest, _, name = line.partition("  ")
+                seen.setdefault(digest, (turn, name))
+        return seen
+
+    def _read_mail(self, order_files: list[Path]) -> list[_Mail]:
+        mail = []
+        for f in order_files:
+            try:
+                data = f.read_bytes()
+            except OSError as e:
+                raise GameError(f"{f}: cannot read the orders: {e.strerror or e}") from None
+            mail.append(_Mail(f, data, hashlib.sha256(data).hexdigest()))
+        return mail
+
+    def _process_turn(self, order_files: list[Path], refuse_repeats: bool) -> TurnResult:
+        mail = self._read_mail(order_files)
+        if refuse_repeats and mail:
+            seen = self.received()
+            for m in mail:
+                if m.sha256 in seen:
+                    turn, name = seen[m.sha256]
+                    raise GameError(f"{m.path}: these orders were already processed in turn {turn} "
+                                    f"(turns/{turn_name(turn)}/{name}); nothing was done. Is this the mail of "
+                                    "an earlier turn? To process it again all the same, use --force")
         game = self.load_game()
         if game.game_over:
             raise GameError(f"{self.root}: the game is over (turn {game.turn}); no more turns")
-        submissions = []
-        for f in order_files:
-            try:
-                submissions.append((f.name, f.read_text(encoding="utf-8", errors="replace")))
-            except OSError as e:
-                raise GameError(f"{f}: cannot read the orders: {e.strerror}") from None
+        # The engine reads lines itself (a BOM, \r\n and bad bytes included): no newline translation here.
+        submissions = [(printable(m.path.name), m.data.decode("utf-8", errors="replace")) for m in mail]
         try:
             game.process_turn(submissions)
         except RulesError as e:
             raise GameError(f"the turn was not processed, and the game is as it was: {e}") from None
         turn = game.turn
-        final = self.turns_dir / f"turn-{turn:03d}"
+        final = self.turns_dir / turn_name(turn)
         if final.exists():
             raise GameError(f"{final}: already exists; the game folder is inconsistent")
-        staging = Path(tempfile.mkdtemp(prefix=f".turn-{turn:03d}-", dir=self.turns_dir))
         result = TurnResult(final, turn, unrouted=list(game.unrouted), game_over=game.game_over,
                             winners=list(game.winners))
+        staging = Staging(final, f".{turn_name(turn)}-")
         try:
-            (staging / "orders").mkdir()
-            for i, (name, text) in enumerate(submissions, 1):
-                (staging / "orders" / f"{i:02d}-{name}").write_text(text, encoding="utf-8")
-            (staging / "reports").mkdir()
+            staging.mkdir("orders")
+            record = []
+            for i, m in enumerate(mail, 1):
+                name = order_file(i, m.path.name)
+                staging.write(f"orders/{name}", m.data)
+                record.append(f"{m.sha256}  orders/{name}\n")
+            staging.write(RECEIVED, "".join(record).encode("ascii"))
+            staging.mkdir("reports")
             for p in game.all_players:
                 if not p.active and not game.turns[p._key].was_active:
                     continue
@@ -255,25 +363,40 @@ class GameFolder:
                 except Exception as e:
                     raise GameError(f"the turn was not processed, and the game is as it was: the report of "
                                     f"{p.name} failed: {e}") from None
-                base = f"{p.account}-{_slug(p.name)}"
-                (staging / "reports" / f"{base}.txt").write_text(text, encoding="utf-8")
-                (staging / "reports" / f"{base}.json").write_text(
-                    json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-                result.reports.append((p.name, final / "reports" / f"{base}.txt"))
+                base = report_base(p.account, p.name)
+                path = staging.write(f"reports/{base}.txt", text.encode("utf-8"))
+                staging.write(f"reports/{base}.json",
+                              (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+                result.reports.append((p.name, path))
             news = [f"{game.spec.title} {game.meta.get('id', '')}: news of {game.spec.turn_unit} {turn}", ""]
             news += [f"  {item}" for item in game.news_items()] or [f"  A quiet {game.spec.turn_unit}."]
-            (staging / "news.txt").write_text("\n".join(news) + "\n", encoding="utf-8")
-            result.news = final / "news.txt"
+            result.news = staging.write("news.txt", ("\n".join(news) + "\n").encode("utf-8"))
             if game.unrouted:
                 # For the GM: mail that reached no player, so it is answered by hand, never lost.
                 lines = [f"Mail of {game.spec.turn_unit} {turn} that was not processed:", ""]
                 lines += [f"  {u}" for u in game.unrouted]
-                (staging / "unrouted.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-            if game.unrouted:
-                result.unrouted_file = final / "unrouted.txt"
-            write_yaml(staging / "state.yaml", dump(game))
-            os.replace(staging, final)
+                result.unrouted_file = staging.write("unrouted.txt", ("\n".join(lines) + "\n").encode("utf-8"))
+            staging.write("state.yaml", yaml_bytes(dump(game)))
+            result.warnings = staging.commit()
         except BaseException:
-            shutil.rmtree(staging, ignore_errors=True)
+            staging.discard()
             raise
         return result
+
+
+def _missing_parents(root: Path) -> list[Path]:
+    """The folders above `root` that do not exist yet, nearest first."""
+    missing = []
+    parent = root.parent
+    while not parent.exists() and parent != parent.parent:
+        missing.append(parent)
+        parent = parent.parent
+    return missing
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return

@@ -11,6 +11,10 @@ from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.spec import FieldSpec, RulesetSpec, TypeDesc
 
 STATE_FORMAT = 1
+# Whole numbers of more than 18 digits are no sane count, amount or seed, and cost time to read; a decimal's
+# numerator and denominator get more room, since exact arithmetic over many turns makes them long.
+MAX_INT = 10 ** 18 - 1
+MAX_DECIMAL_TEXT = 1000
 
 
 class StateError(Exception):
@@ -47,23 +51,28 @@ def decode(g: Game, value: Any, ty: TypeDesc, path: str) -> Any:
         raise StateError(path, "a value is needed here")
     if kind in ("int", "money"):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise StateError(path, f"expected a whole number, not {value!r}")
+            raise StateError(path, f"expected a whole number, not {_shown(value)}")
+        if abs(value) > MAX_INT:
+            raise StateError(path, "a whole number of more than 18 digits is out of range")
         return value
     if kind == "decimal":
+        text = str(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else ""
+        if len(text) > MAX_DECIMAL_TEXT:
+            raise StateError(path, f"a number of more than {MAX_DECIMAL_TEXT} characters is out of range")
         try:
-            return Fraction(str(value))
-        except (ValueError, ZeroDivisionError):
-            raise StateError(path, f"expected a number, not {value!r}") from None
+            return Fraction(text)
+        except (ValueError, ZeroDivisionError, OverflowError):
+            raise StateError(path, f"expected a number, not {_shown(value)}") from None
     if kind == "bool":
         if not isinstance(value, bool):
-            raise StateError(path, f"expected true or false, not {value!r}")
+            raise StateError(path, f"expected true or false, not {_shown(value)}")
         return value
     if kind == "text":
         return str(value)
     if kind == "thing":
         obj = g.lookup[ty[1]].get(str(value).upper())
         if obj is None:
-            raise StateError(path, f"no {ty[1]} is keyed {value!r}")
+            raise StateError(path, f"no {ty[1]} is keyed {_shown(value)}")
         return obj
     if kind in ("list", "set"):
         if not isinstance(value, list):
@@ -81,6 +90,11 @@ def decode(g: Game, value: Any, ty: TypeDesc, path: str) -> Any:
             out[key._key] = decode(g, v, ty[2], f"{path}.{k}")
         return _canonical_map(g, ty[1], out)
     raise AssertionError(f"unknown type {ty}")
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 def _canonical_map(g: Game, key_thing: str, m: dict[str, Any]) -> dict[str, Any]:

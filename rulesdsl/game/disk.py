@@ -1,0 +1,177 @@
+"""Bytes and folders -> durable files: synced writes, a staging folder committed by one rename, the game's
+lock, and the removal of staging folders that killed runs left; every OSError becomes a GameError that
+names the file or folder it was about.
+
+Folders and files are made with the modes mkdir and open give (the umask decides), so a turn folder
+reads like turn-000. A staging folder is renamed into place only after every file in it, and the
+folder itself, is synced; the rename is synced through the parent folder after.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import secrets
+import shutil
+from pathlib import Path
+from types import TracebackType
+
+from rulesdsl.game.errors import GameError
+
+LOCK_NAME = "rulesdsl.lock"
+
+
+def _why(e: OSError) -> str:
+    return e.strerror or str(e)
+
+
+def fsync_dir(path: Path, shown: Path | None = None) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        raise GameError(f"{shown or path}: cannot sync the folder: {_why(e)}") from None
+
+
+def make_dir(path: Path, shown: Path | None = None) -> None:
+    try:
+        os.mkdir(path, 0o777)
+    except OSError as e:
+        raise GameError(f"{shown or path}: cannot make the folder: {_why(e)}") from None
+
+
+def write_file(path: Path, data: bytes, shown: Path | None = None) -> None:
+    """A new file holding `data`, synced to disk. An error names `shown` (the path the file is meant to
+    have once committed) or `path`."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        raise GameError(f"{shown or path}: cannot write: {_why(e)}") from None
+
+
+class Staging:
+    """A hidden folder beside `final` (named `prefix` + random) that becomes `final` by one rename."""
+
+    def __init__(self, final: Path, prefix: str) -> None:
+        self.final = final
+        for _ in range(100):
+            path = final.parent / f"{prefix}{secrets.token_hex(4)}"
+            try:
+                os.mkdir(path, 0o777)
+            except FileExistsError:
+                continue
+            except OSError as e:
+                raise GameError(f"{final.parent}: cannot make a folder there: {_why(e)}") from None
+            self.path = path
+            break
+        else:
+            raise GameError(f"{final.parent}: cannot make a staging folder there")
+        self._dirs = [self.path]
+
+    def mkdir(self, rel: str) -> Path:
+        make_dir(self.path / rel, self.final / rel)
+        self._dirs.append(self.path / rel)
+        return self.path / rel
+
+    def write(self, rel: str, data: bytes) -> Path:
+        write_file(self.path / rel, data, self.final / rel)
+        return self.final / rel
+
+    def commit(self) -> list[str]:
+        """Renames the staging folder to `final`. Returns warnings about what failed after the rename:
+        from then on the folder is committed, and is not undone."""
+        for d in reversed(self._dirs):
+            fsync_dir(d, self.final / d.relative_to(self.path))
+        try:
+            os.replace(self.path, self.final)
+        except OSError as e:
+            raise GameError(f"{self.final}: cannot rename {self.path.name} to it: {_why(e)}") from None
+        try:
+            fsync_dir(self.final.parent)
+        except GameError as e:
+            return [f"{e}; the rename may not survive a crash of the machine"]
+        return []
+
+    def discard(self) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+class GameLock:
+    """An exclusive lock on `path` (fcntl.flock), held until exit; refused at once when another process
+    holds it. The file is never removed: removing a lock file lets two processes lock different files."""
+
+    def __init__(self, path: Path, what: str = "another `rulesdsl turn` is running on this game") -> None:
+        self.path = path
+        self.what = what
+        self.fd = -1
+
+    def __enter__(self) -> GameLock:
+        if self.fd >= 0:
+            return self  # already held (lock_new_staging takes it before its `with`)
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+        except OSError as e:
+            raise GameError(f"{self.path}: cannot open the game's lock: {_why(e)}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise GameError(f"{self.path}: {self.what} and holds this lock; nothing was done. "
+                            "Wait for it to finish, then look at the newest turn before running again") from None
+        except OSError as e:
+            os.close(fd)
+            raise GameError(f"{self.path}: cannot lock: {_why(e)}") from None
+        self.fd = fd
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # closing releases the lock
+            self.fd = -1
+
+
+def lock_new_staging(staging: Staging) -> GameLock:
+    """Locks the lock file of a game being made in `staging`. The file appears under its name already
+    locked, so a cleaner never takes a folder that is still being made for abandoned."""
+    tmp = staging.path / f".{LOCK_NAME}.tmp"
+    lock = GameLock(tmp, "another `rulesdsl new` is making this game").__enter__()
+    try:
+        os.rename(tmp, staging.path / LOCK_NAME)
+    except OSError as e:
+        lock.__exit__(None, None, None)
+        raise GameError(f"{staging.final / LOCK_NAME}: cannot write: {_why(e)}") from None
+    lock.path = staging.path / LOCK_NAME
+    return lock
+
+
+def remove_abandoned(folder: Path, prefix: str, locked: bool) -> None:
+    """Removes staging folders `prefix*` in `folder` that a killed run left. With `locked`, the caller
+    holds the lock that every writer of such folders holds, so each is abandoned. Otherwise only a folder
+    holding our lock file that no process holds any more is ours and abandoned; others are left alone."""
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.startswith(prefix) and e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return
+    for entry in entries:
+        path = Path(entry.path)
+        if locked:
+            shutil.rmtree(path, ignore_errors=True)
+            continue
+        if not (path / LOCK_NAME).is_file():
+            continue
+        try:
+            with GameLock(path / LOCK_NAME):
+                shutil.rmtree(path, ignore_errors=True)
+        except GameError:
+            continue  # still being made
