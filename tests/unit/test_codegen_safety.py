@@ -20,7 +20,16 @@ from rulesdsl.codegen import names
 from rulesdsl.compiler import check_path, compile_path
 from rulesdsl.runtime import exported
 from rulesdsl.runtime.report import render, report_data, validate_report
-from tests.unit.rulestools import BASE, BASE_TEMPLATE, RULESETS, check_text, load_text, marked_line, show
+from tests.unit.rulestools import (
+    BASE,
+    BASE_TEMPLATE,
+    RULESETS,
+    Loaded,
+    check_text,
+    load_text,
+    marked_line,
+    show,
+)
 
 FLAG = "RULESDSL_INJECTED"
 
@@ -284,12 +293,19 @@ def adversarial_ruleset(words: list[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def test_adversarial_names_compile_and_every_phase_runs_once(tmp_path: Path) -> None:
-    words = adversarial_names()
-    text = adversarial_ruleset(words)
-    checked = check_text(tmp_path / "check", text, "{{ calls }}\n")
+@pytest.fixture(scope="module")
+def adversarial(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Loaded]:
+    """The adversarial ruleset, checked clean and loaded: its .rules path and its module."""
+    folder = tmp_path_factory.mktemp("adversarial")
+    text = adversarial_ruleset(adversarial_names())
+    checked = check_text(folder / "check", text, "{{ calls }}\n")
     assert checked.ok and not checked.diagnostics, show(checked.diagnostics)
-    loaded = load_text(tmp_path, text, "{{ calls }}\n", "t", tmp_path / "cache")
+    return folder / "t.rules", load_text(folder, text, "{{ calls }}\n", "t", folder / "cache")
+
+
+def test_adversarial_names_compile_and_every_phase_runs_once(adversarial: tuple[Path, Loaded]) -> None:
+    words = adversarial_names()
+    _, loaded = adversarial
     source = Path(str(loaded.module.__file__)).read_text(encoding="utf-8")
     tree = ast.parse(source)
     defined = [node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
@@ -332,18 +348,21 @@ def _identifiers(tree: ast.Module) -> set[str]:
 
 
 @pytest.mark.parametrize("ruleset", ["covert", "nukecards", "adversarial"])
-def test_every_identifier_of_a_generated_module_is_fixed_or_in_one_family(ruleset: str, tmp_path: Path) -> None:
+def test_every_identifier_of_a_generated_module_is_fixed_or_in_one_family(
+        ruleset: str, request: pytest.FixtureRequest) -> None:
     # The injectivity argument of codegen/names.py holds only if the emitter writes no other name.
     if ruleset == "adversarial":
-        path = tmp_path / "t.rules"
-        path.write_text(adversarial_ruleset(adversarial_names()), encoding="utf-8")
-        (tmp_path / "t.report.j2").write_text("{{ calls }}\n", encoding="utf-8")
+        path, loaded = request.getfixturevalue("adversarial")
+        things = [t.name for t in loaded.spec.things]
+        source = Path(str(loaded.module.__file__)).read_text(encoding="utf-8")
     else:
         path = RULESETS / f"{ruleset}.rules"
-    checked = check_path(path)
-    assert checked.program is not None
-    classes = {names.thing(t.name) for t in checked.program.things}
-    stray = {i for i in _identifiers(ast.parse(compile_path(path)))
+        checked = check_path(path)
+        assert checked.program is not None
+        things = [t.name for t in checked.program.things]
+        source = compile_path(path)
+    classes = {names.thing(t) for t in things}
+    stray = {i for i in _identifiers(ast.parse(source))
              if i not in names.FIXED and i not in classes and not i.startswith(names.PREFIXES)}
     assert stray == set()
 
