@@ -265,6 +265,7 @@ CASES: dict[str, Case] = {
     "E0507-text": template("{% for w in winners %}\n{{ w.name }}\n{% endfor %}\n", "E0507", 2),
     "E0508-filter": template("{{ cash|uper }}\n", "E0508", 1, "did you mean `upper`?"),
     "E0508-test": template("{% if cash is evne %}even{% endif %}\n", "E0508", 1, "did you mean `even`?"),
+    "E0509": template("{{ cash }}\n{{ cycler.__init__.__globals__ }}\n", "E0509", 2, "Python's own attributes"),
     # ------------------------------------------------------------ warnings
     "W0101-param": add("param unused_one: int = 3  #!\n", "W0101"),
     "W0101-table": add("table t(x: int) -> int { 1: 2 }  #!\n", "W0101"),
