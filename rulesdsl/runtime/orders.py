@@ -33,6 +33,8 @@ SHOWN_LONG = 60  # how much of a line longer than MAX_LINE is echoed
 _ASCII_UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 _SPACE_RUN = re.compile(r"[ \t]*")
+_KEYWORD = re.compile(r"[^, \t{]+")  # a syntax's keyword, and a line's first word
+_WORD_END = re.compile(r"[, \t]")
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _C0_NAMES = ["NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
              "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US"]
@@ -42,13 +44,13 @@ _ASCII_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
 
 
 def ascii_lower(text: str) -> str:
-    return text.translate(_ASCII_LOWER)
+    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
 
 
 def ascii_upper(text: str) -> str:
     """`text` with a-z in capitals and nothing else changed: str.upper() turns a dotless i (U+0131) into
     "I", this keeps it."""
-    return text.translate(_ASCII_UPPER)
+    return text.upper() if text.isascii() else text.translate(_ASCII_UPPER)
 
 
 def is_control(ch: str) -> bool:
@@ -135,6 +137,7 @@ class _Literal:
             if items and items[-1][0] == "s":
                 self.trail = items.pop()[1]
             core = "".join(re.escape(v) if kind == "w" else f"[ \\t]{{{v},}}+" for kind, v in items)
+        self.core = core
         body = (f"(?<=[ \\t]{{{self.lead}}})" if self.lead else "") + f"(?:{core})"
         body += f"[ \\t]{{{self.trail}}}" if self.trail else ""
         flags = re.IGNORECASE | re.ASCII
@@ -149,6 +152,11 @@ class _Literal:
         if self.trail is None:
             return end
         return min(_SPACE_RUN.match(line, end).end(), limit)  # type: ignore[union-attr]
+
+
+def _spaces_after(lit: _Literal, last: bool) -> str:
+    """A literal takes all the spaces after it it may: the regex for them, or for none."""
+    return "" if lit.trail is None or last else f"[ \\t]{{{lit.trail},}}+"
 
 
 class Syntax:
@@ -169,12 +177,41 @@ class Syntax:
         self.spaced = spaced  # an argument may hold spaces (orders); a header placeholder may not
         self.names = SLOT.findall(text)
         self.literals = [_Literal(t, first=i == 0) for i, t in enumerate(SLOT.split(text)[::2])]
+        self.fast = self._first_fit()
+
+    def _first_fit(self) -> re.Pattern[str]:
+        """One regex that gives each argument the text up to the first place its literal follows, and
+        never reconsiders (each argument with its literal is an atomic group): linear, and when it
+        matches, its reading is the shortest-first one, as no argument could have been shorter. When it
+        does not match, `match` asks the two passes, which also see a longer first fit."""
+        lits = self.literals
+        first = lits[0]
+        parts = ["" if first.empty else f"(?:{first.core})" + _spaces_after(first, last=not self.names)]
+        if not self.names:
+            parts.append("\\Z")
+        for i, name in enumerate(self.names, 1):
+            lit, last = lits[i], i == len(self.names)
+            lead = lit.lead or 0
+            if self.spaced:  # the spaces before the literal are the argument's: they are dropped with it
+                arg = f"(?P<{name}>.{{{lead + 1},}}?)" + (f"(?<=[ \\t]{{{lead}}})" if lead else "")
+            else:
+                arg = f"(?P<{name}>[^ \\t]+?)" + (f"[ \\t]{{{lead},}}+" if lit.lead is not None else "")
+            body = "" if lit.empty else f"(?:{lit.core})" + _spaces_after(lit, last)
+            parts.append(f"{arg}{body}\\Z" if last else f"(?>{arg}{body})")
+        return re.compile("".join(parts), re.IGNORECASE | re.ASCII | re.DOTALL)
 
     def match(self, line: str) -> dict[str, str] | None:
         """The arguments (spaces around each dropped), or None when the line is not written this way."""
-        if not self.spaced and len(self.names) > 1:
-            return _match_unspaced(self.pattern, line)
         t = line.strip(SPACES)
+        fit = self.fast.match(t)
+        if fit is not None:
+            return {k: v.strip(SPACES) for k, v in fit.groupdict().items()}
+        return self.match_slowly(t)
+
+    def match_slowly(self, t: str) -> dict[str, str] | None:
+        """`match` for a line (without spaces around it) that the first fit did not read."""
+        if not self.spaced and len(self.names) > 1:
+            return _match_unspaced(self.pattern, t)
         n = len(t)
         lits = self.literals
         k = len(self.names)
@@ -303,8 +340,14 @@ def compile_pattern(pattern: str) -> Syntax:
 
 def keyword_of(pattern: str) -> str:
     """The leading word of an order's syntax: `A` of `A,{country}`; says which order a line meant."""
-    m = re.match(r"[^, \t{]+", pattern)
+    m = _KEYWORD.match(pattern)
     return ascii_upper(m.group(0)) if m else ""
+
+
+def _argument_after_keyword(pattern: str) -> bool:
+    """True when a line's first word need not be the syntax's keyword: `A{x}` reads `Abc`."""
+    m = _KEYWORD.match(pattern)
+    return m is None or pattern[m.end():m.end() + 1] == "{"
 
 
 @dataclass
@@ -324,20 +367,31 @@ class OrderReader:
         self.by_keyword: dict[str, list[OrderSpec]] = {}
         for o in orders:
             self.by_keyword.setdefault(keyword_of(o.pattern), []).append(o)
+        # Only a syntax whose keyword is the line's first word can match the line, so a line tries one or
+        # two syntaxes, in the order declared. A syntax with an argument right after its keyword ("A{x}")
+        # is tried on every line.
+        anywhere = [i for i, o in enumerate(orders) if _argument_after_keyword(o.pattern)]
+        self._default = [self.patterns[i] for i in anywhere]
+        self._tried = {word: [self.patterns[i] for i in sorted({*anywhere, *(orders.index(o) for o in specs)})]
+                       for word, specs in self.by_keyword.items()}
 
     def is_stop(self, text: str) -> bool:
         return any(spec.kind == "stop" and pat.match(text) is not None for spec, pat in self.patterns)
 
     def read(self, g: Game, player: PlayerBase, text: str, line: int) -> Parsed:
-        problem = line_problem(text)
-        if problem is not None:
-            return Parsed(None, None, problem)
+        if len(text) > MAX_LINE or not text.isascii() or _ASCII_CONTROL.search(text):
+            problem = line_problem(text)
+            if problem is not None:
+                return Parsed(None, None, problem)
         stripped = text.strip(SPACES)
+        first = _KEYWORD.match(stripped)
+        word = ascii_upper(first.group()) if first else ""
         best_reason: str | None = None
         best_spec: OrderSpec | None = None
         unrun: OrderSpec | None = None
-        for spec, pat in self.patterns:
-            m = pat.match(stripped)
+        for spec, pat in self._tried.get(word, self._default):
+            # The first fit, as a regex match, for speed; the slow reading only for lines it did not read.
+            m: re.Match[str] | dict[str, str] | None = pat.fast.match(stripped) or pat.match_slowly(stripped)
             if m is None:
                 continue
             if spec.name in self.unrun:
@@ -346,7 +400,7 @@ class OrderReader:
             rec = OrderRec(spec.name, player, stripped, line)
             reason = None
             for a in spec.args:
-                value, reason = read_arg(g, a.type, m[a.name], a.name)
+                value, reason = read_arg(g, a.type, m[a.name].strip(SPACES), a.name)
                 if reason is None and (a.low is not None or a.high is not None):
                     reason = _check_range(g, a, value)
                 if reason is not None:
@@ -360,8 +414,7 @@ class OrderReader:
             return Parsed(best_spec, None, best_reason)
         if unrun is not None:
             return Parsed(unrun, None, "this order is not used in this game")
-        word = ascii_upper(re.split(r"[, \t]", stripped, maxsplit=1)[0])
-        candidates = self.by_keyword.get(word)
+        candidates = self.by_keyword.get(ascii_upper(_WORD_END.split(stripped, maxsplit=1)[0]))
         if candidates:
             forms = " or ".join(f'"{o.pattern}"' for o in candidates)
             return Parsed(candidates[0], None, f"not written as this order is: {forms}")
@@ -375,7 +428,7 @@ def read_arg(g: Game, ty: tuple[Any, ...], raw: str, name: str) -> tuple[Any, st
     if kind in ("int", "money"):
         if not _WHOLE.fullmatch(raw):
             return None, f"{name} must be a whole number, not \"{raw}\""
-        if len(raw.lstrip("+-").lstrip("0")) > MAX_DIGITS:
+        if len(raw) > MAX_DIGITS and len(raw.lstrip("+-").lstrip("0")) > MAX_DIGITS:
             return None, f"{name} is too large a number"
         return int(raw), None
     if kind == "text":
@@ -391,7 +444,7 @@ def read_arg(g: Game, ty: tuple[Any, ...], raw: str, name: str) -> tuple[Any, st
         # The lookup's keys are in capitals as str.upper() makes them; the key must also be the same
         # in ASCII capitals, or "ß" would be read as a thing keyed "SS".
         obj = g.lookup[thing].get(key)
-        if obj is None or ascii_upper(obj._key) != key:
+        if obj is None or (not obj._key.isascii() and ascii_upper(obj._key) != key):
             return None, f"\"{raw}\" is not a {thing.lower()} code"
         return obj, None
     return None, f"cannot read {name}"
