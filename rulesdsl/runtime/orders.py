@@ -428,9 +428,11 @@ def read_arg(g: Game, ty: tuple[Any, ...], raw: str, name: str) -> tuple[Any, st
     if kind in ("int", "money"):
         if not _WHOLE.fullmatch(raw):
             return None, f"{name} must be a whole number, not \"{raw}\""
-        if len(raw) > MAX_DIGITS and len(raw.lstrip("+-").lstrip("0")) > MAX_DIGITS:
+        digits = raw.lstrip("+-").lstrip("0")
+        if len(digits) > MAX_DIGITS:
             return None, f"{name} is too large a number"
-        return int(raw), None
+        # Leading zeros are dropped first: int() refuses more than 4,300 digits, zeros included.
+        return (-int(digits or "0") if raw[0] == "-" else int(digits or "0")), None
     if kind == "text":
         return raw, None
     if kind == "thing":
