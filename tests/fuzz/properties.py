@@ -16,6 +16,7 @@ from tests.fuzz.world import (
     Outcome,
     TurnTooSlow,
     accounting_problems,
+    ascii_upper,
     control_problems,
     differences,
     first_difference,
@@ -135,7 +136,8 @@ def check_header_mail(sub: Submission) -> None:
     quiet = sub.ctx.quiet(sub.account)
     # Who may hear of the mail: the player, and any player whose account the mail names (told that the code
     # did not match); only in their notices.
-    named = {a for a, _, _ in sub.ctx.players if any(skeleton(line).upper() == a.upper() for line in sub.lines)}
+    named = {a for a, _, _ in sub.ctx.players
+             if any(ascii_upper(skeleton(line)) == ascii_upper(a) for line in sub.lines)}
     told = {sub.account} | named
     problems = differences(quiet, out, skip=told)
     assert not problems, f"a {sub.kind} header changed other players' reports, the news or the state:" + \

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from hypothesis import strategies as st
 
 from tests.fuzz import mutations
-from tests.fuzz.world import MAX_LINE, Context, describe, skeleton
+from tests.fuzz.world import MAX_LINE, Context, ascii_upper, describe, skeleton
 
 T = TypeVar("T")
 
@@ -120,9 +120,9 @@ def order_mail(draw: Any, worlds: Sequence[Context], most_lines: int = 6) -> Sub
 
 def _classify(line: str, genuine: str) -> str:
     stripped = line.strip(" \t\u00a0\u3000")
-    if stripped.isascii() and stripped.upper() == genuine.upper():
+    if ascii_upper(stripped) == ascii_upper(genuine):
         return "same"
-    if skeleton(line).upper() == skeleton(genuine).upper():
+    if ascii_upper(skeleton(line)) == ascii_upper(skeleton(genuine)):
         return "unsure"  # it differs by a control or format character, or a space inside
     return "other"
 

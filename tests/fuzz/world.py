@@ -14,6 +14,7 @@ import copy
 import os
 import re
 import signal
+import string
 import time
 import unicodedata
 from collections.abc import Iterator
@@ -272,10 +273,18 @@ def skeleton(text: str) -> str:
     return "".join(ch for ch in text if not ch.isspace() and not unicodedata.category(ch).startswith("C"))
 
 
+def ascii_upper(text: str) -> str:
+    """Upper case for ASCII letters only: str.upper() makes a dotless i an I, and a long s an S."""
+    return text.translate(_UPPER)
+
+
+_UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
+
+
 def _keyword_line(ctx: Context, line: str, kind: str) -> bool:
     forms = [o.pattern for o in ctx.spec.orders if o.kind == kind and "{" not in o.pattern]
-    sk = skeleton(line)
-    return sk.isascii() and any(sk.upper() == skeleton(f).upper() for f in forms)
+    sk = ascii_upper(skeleton(line))
+    return any(sk == ascii_upper(skeleton(f)) for f in forms)
 
 
 def accounting_problems(ctx: Context, out: Outcome, account: str, lines: list[str], body_start: int) -> list[str]:
