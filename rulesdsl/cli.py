@@ -55,7 +55,12 @@ def cmd_compile(args: argparse.Namespace) -> int:
     if args.output in (None, "-"):
         sys.stdout.write(text)
     else:
-        Path(args.output).write_text(text, encoding="utf-8")
+        try:
+            Path(args.output).write_text(text, encoding="utf-8")
+        except OSError as e:
+            # A failed write() carries no file name: name the file here.
+            print(f"error: {args.output}: {e.strerror or e}", file=sys.stderr)
+            return 2
         print(f"wrote {args.output}")
     return 0
 
@@ -68,9 +73,15 @@ def cmd_new(args: argparse.Namespace) -> int:
     scenario = Path(args.scenario) if args.scenario else None
     folder = GameFolder.create(rules, Path(args.gamedir), scenario, args.seed)
     game = folder.load_game()
-    print(f"{game.spec.title} {game.meta.get('id', '')}: a new game in {args.gamedir} "
-          f"with {len(game.all_players)} players.")
-    print(f"  starting state: {Path(args.gamedir) / 'turns' / 'turn-000' / 'state.yaml'}")
+    # The game is made: as for a turn, a summary that cannot be printed does not make the command fail.
+    try:
+        print(f"{game.spec.title} {game.meta.get('id', '')}: a new game in {args.gamedir} "
+              f"with {len(game.all_players)} players.")
+        print(f"  starting state: {Path(args.gamedir) / 'turns' / 'turn-000' / 'state.yaml'}")
+        sys.stdout.flush()
+    except Exception as e:
+        _silence_stdout()
+        _warn(f"warning: the game in {args.gamedir} was made, but printing its summary failed ({_why(e)})")
     return 0
 
 
@@ -85,7 +96,7 @@ def cmd_turn(args: argparse.Namespace) -> int:
     except Exception as e:
         _silence_stdout()
         _warn(f"warning: turn {result.turn} was committed ({result.folder}), but printing its summary failed "
-              f"({e.strerror if isinstance(e, OSError) and e.strerror else e}); do not run this turn again")
+              f"({_why(e)}); do not run this turn again")
     return 0
 
 
@@ -110,6 +121,10 @@ def _print_turn(args: argparse.Namespace, result: TurnResult) -> None:
         for path in wanted:
             print()
             sys.stdout.write(path.read_text(encoding="utf-8"))
+
+
+def _why(e: Exception) -> str:
+    return str(e.strerror if isinstance(e, OSError) and e.strerror else e)
 
 
 def _silence_stdout() -> None:

@@ -28,7 +28,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from rulesdsl.compiler import check_path, load_module
+from rulesdsl.compiler import cache_dir, check_path, load_module
 from rulesdsl.diagnostics import CompileError
 from rulesdsl.game import yamlio
 from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, lock_new_staging, remove_abandoned, write_file
@@ -174,15 +174,19 @@ class GameFolder:
             raise GameError("game.yaml: $.rules: the game's ruleset is not named")
         rel = PurePosixPath(str(meta["rules"]))
         # The game runs the copy it was started with: never a file outside the game folder.
-        if (len(rel.parts) != 2 or rel.parts[0] != "rules" or rel.name.startswith(".")
-                or "\\" in rel.name or "\x00" in rel.name):
+        if len(rel.parts) != 2 or rel.parts[0] != "rules" or rel.name == ".." or "\x00" in rel.name:
             raise GameError(f"game.yaml: $.rules: {str(meta['rules'])!r} is not a file in the game's rules/ "
                             "folder, as `rulesdsl new` writes it")
         return self.root / "rules" / rel.name
 
     def load_spec(self) -> tuple[RulesetSpec, str]:
         # The compiled module is cached by content hash outside the folder: a failed turn writes nothing here.
-        module, spec = load_module(self.rules_path())
+        try:
+            module, spec = load_module(self.rules_path())
+        except OSError as e:
+            # A failed write() carries no file name: then it was the cache's.
+            raise GameError(f"{e.filename or cache_dir()}: cannot read or write the compiled ruleset: "
+                            f"{e.strerror or e}") from None
         return spec, str(module.__file__)
 
     def load_game(self) -> Game:
@@ -320,12 +324,17 @@ class GameFolder:
         mail = self._read_mail(order_files)
         if refuse_repeats and mail:
             seen = self.received()
+            given: dict[str, Path] = {}
             for m in mail:
                 if m.sha256 in seen:
                     turn, name = seen[m.sha256]
                     raise GameError(f"{m.path}: these orders were already processed in turn {turn} "
                                     f"(turns/{turn_name(turn)}/{name}); nothing was done. Is this the mail of "
                                     "an earlier turn? To process it again all the same, use --force")
+                if m.sha256 in given:
+                    raise GameError(f"{m.path}: the same orders as {given[m.sha256]}, given before it in this "
+                                    "mail; nothing was done. To process both all the same, use --force")
+                given[m.sha256] = m.path
         game = self.load_game()
         if game.game_over:
             raise GameError(f"{self.root}: the game is over (turn {game.turn}); no more turns")

@@ -275,3 +275,46 @@ def test_orders_are_kept_byte_for_byte(started: Path, tmp_path: Path, monkeypatc
     assert (result.folder / "orders" / "01-spectre.txt").read_bytes() == raw
     assert seen == [[("spectre.txt", raw.decode("utf-8", errors="replace"))]]
     assert "\r\n" in seen[0][0][1] and "\ufffd" in seen[0][0][1]
+
+
+def test_the_same_file_twice_in_one_mail_is_refused(started: Path, tmp_path: Path) -> None:
+    folder = GameFolder(_copy(started, tmp_path))
+    copy = tmp_path / "again.txt"
+    copy.write_bytes(DAY1[0].read_bytes())
+    with pytest.raises(GameError, match=rf"again.txt: .*same.*{DAY1[0].name}"):
+        folder.process_turn([DAY1[0], copy], refuse_repeats=True)
+    assert _turns(folder.root) == ["turn-000"]
+
+
+def test_a_new_game_is_exit_0_even_if_its_summary_cannot_be_printed(tmp_path: Path) -> None:
+    with open("/dev/full", "w") as full:
+        done = _cli("new", str(COVERT), str(tmp_path / "game"), "--scenario", str(SCENARIO), stdout=full,
+                    stderr=subprocess.PIPE)
+    assert done.returncode == 0, done.stderr
+    assert "was made" in done.stderr
+    assert _turns(tmp_path / "game") == ["turn-000"]
+
+
+def test_compile_names_the_output_it_cannot_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    def full(*_: object, **__: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(Path, "write_text", full)
+    monkeypatch.setattr(os, "write", full)
+    out = tmp_path / "covert.py"
+    assert main(["compile", str(COVERT), "-o", str(out)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {out}: "), "the output file is named"
+
+
+def test_the_compiled_module_cache_is_named_when_it_cannot_be_written(
+        started: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _copy(started, tmp_path)
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path / "cache"))
+
+    def full(*_: object, **__: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(Path, "write_text", full)
+    with pytest.raises(GameError, match=rf"^{tmp_path / 'cache'}: .*No space left on device"):
+        GameFolder(game).process_turn(DAY1)
