@@ -131,9 +131,8 @@ class _Literal:
             self.trail = 0
         else:
             if items and items[0][0] == "s":
-                self.lead = None if first else items.pop(0)[1]
-                if first:
-                    items.pop(0)
+                spaces = items.pop(0)[1]
+                self.lead = None if first else spaces  # a line has no spaces left at its start
             if items and items[-1][0] == "s":
                 self.trail = items.pop()[1]
             core = "".join(re.escape(v) if kind == "w" else f"[ \\t]{{{v},}}+" for kind, v in items)
@@ -164,10 +163,12 @@ class Syntax:
 
     Reads a line as the regex `^\\s*A\\s*,\\s*(?P<country>.+?)\\s*,\\s*(?P<units>.+?)\\s*$` would (ASCII
     case and spaces only): each argument takes the shortest text that lets the rest of the line match.
-    That regex backtracks cubically; here, a pass from the right finds for each literal the rightmost
-    place it may start and still let the rest match (so an argument may run up to just before it), and a
-    pass from the left takes for each argument the leftmost place its literal may follow. Each step is
-    one regex that cannot backtrack more than a literal's length, so the time is linear in the line.
+    That regex backtracks cubically. Here most lines are read by one first-fit regex (`_first_fit`);
+    the others by two passes: one from the right finds for each literal the rightmost place it may start
+    and still let the rest match (so an argument may run up to just before it), one from the left takes
+    for each argument the leftmost place its literal may follow. Each step is one regex that cannot
+    backtrack more than a literal's length, so the time is linear in the line. A header placeholder
+    holds no spaces (`spaced` False), as `\\S+?` would.
     """
 
     def __init__(self, pattern: str, spaced: bool = True) -> None:
