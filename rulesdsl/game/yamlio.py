@@ -35,30 +35,85 @@ def _key_part(node: yaml.Node) -> str:
     return str(node.value) if isinstance(node, yaml.ScalarNode) else "?"
 
 
-def check_nodes(root: yaml.Node) -> None:
-    """Refuses aliases (a node reached twice, which includes merge keys and cycles), integers of more than
-    MAX_DIGITS digits and nesting deeper than MAX_DEPTH. Iterative, and each node is visited once."""
-    seen: set[int] = set()
-    stack: list[tuple[yaml.Node, str, int]] = [(root, "$", 0)]
-    while stack:
-        node, path, depth = stack.pop()
-        if id(node) in seen:
+class _Open:
+    """A collection being composed: its node, JSON path, and for a mapping the key waiting for its value."""
+
+    __slots__ = ("key", "node", "path")
+
+    def __init__(self, node: yaml.Node, path: str) -> None:
+        self.node, self.path = node, path
+        self.key: yaml.Node | None = None
+
+
+def _compose(loader: Any) -> yaml.Node | None:
+    """The document's node graph, composed from the parser's events without recursion (LibYAML's own
+    composer overflows the C stack on deep nesting), refusing as it goes aliases (which include merge
+    keys and cycles), whole numbers of more than MAX_DIGITS digits and nesting deeper than MAX_DEPTH. The
+    parser is stopped at the first fault, so a crafted document costs no more than its first bad node."""
+    loader.get_event()  # stream start
+    if loader.check_event(yaml.StreamEndEvent):
+        loader.get_event()
+        return None
+    start = loader.get_event()  # document start
+    root: yaml.Node | None = None
+    stack: list[_Open] = []
+    while not loader.check_event(yaml.DocumentEndEvent):
+        event: Any = loader.get_event()
+        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            stack.pop()
+            continue
+        # Where the new node goes, and its path.
+        top = stack[-1] if stack else None
+        if top is None:
+            path = "$"
+        elif isinstance(top.node, yaml.SequenceNode):
+            path = f"{top.path}[{len(top.node.value)}]"
+        else:
+            path = f"{top.path}.{_key_part(top.key) if top.key is not None else _event_key(event)}"
+        if isinstance(event, yaml.AliasEvent):
             raise YamlRefused(path, "YAML aliases (*name) are not accepted here; write the value out in full")
-        seen.add(id(node))
-        if depth > MAX_DEPTH:
-            raise YamlRefused(path, f"nested more than {MAX_DEPTH} levels deep")
-        if isinstance(node, yaml.ScalarNode):
-            if node.tag == _INT_TAG and len(re.sub(r"[^0-9a-fA-F]", "", str(node.value))) > MAX_DIGITS:
+        node: yaml.Node
+        mark: Any = event.start_mark
+        if isinstance(event, yaml.ScalarEvent):
+            tag = event.tag
+            if tag is None or tag == "!":
+                tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+            if tag == _INT_TAG and len(re.sub(r"[^0-9a-fA-F]", "", event.value)) > MAX_DIGITS:
                 raise YamlRefused(path, f"a whole number of more than {MAX_DIGITS} digits is out of range")
-        elif isinstance(node, yaml.SequenceNode):
-            # Pushed in reverse so the first fault in document order is the one named.
-            for i in reversed(range(len(node.value))):
-                stack.append((node.value[i], f"{path}[{i}]", depth + 1))
-        elif isinstance(node, yaml.MappingNode):
-            for key, value in reversed(node.value):
-                part = f"{path}.{_key_part(key)}"
-                stack.append((value, part, depth + 1))
-                stack.append((key, part, depth + 1))
+            node = yaml.ScalarNode(tag, event.value, mark, mark, style=event.style)
+        elif isinstance(event, yaml.SequenceStartEvent):
+            tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.SequenceNode, None,
+                                                                                 event.implicit)
+            node = yaml.SequenceNode(tag, [], mark, None, flow_style=event.flow_style)
+        elif isinstance(event, yaml.MappingStartEvent):
+            tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.MappingNode, None,
+                                                                                event.implicit)
+            node = yaml.MappingNode(tag, [], mark, None, flow_style=event.flow_style)
+        else:
+            raise yaml.composer.ComposerError(None, None, f"unexpected {type(event).__name__}", event.start_mark)
+        if top is None:
+            root = node
+        elif isinstance(top.node, yaml.SequenceNode):
+            top.node.value.append(node)
+        elif top.key is None:
+            top.key = node
+        else:
+            top.node.value.append((top.key, node))
+            top.key = None
+        if isinstance(node, (yaml.SequenceNode, yaml.MappingNode)):
+            if len(stack) >= MAX_DEPTH:
+                raise YamlRefused(path, f"nested more than {MAX_DEPTH} levels deep")
+            stack.append(_Open(node, path))
+    loader.get_event()  # document end
+    if not loader.check_event(yaml.StreamEndEvent):
+        extra: Any = loader.get_event()
+        raise yaml.composer.ComposerError("expected a single document in the stream", start.start_mark,
+                                          "but found another document", extra.start_mark)
+    return root
+
+
+def _event_key(event: Any) -> str:
+    return str(event.value) if isinstance(event, yaml.ScalarEvent) else "?"
 
 
 def load_text(text: str) -> Any:
@@ -66,14 +121,9 @@ def load_text(text: str) -> Any:
     text that is not YAML at all."""
     loader = LOADER(text)
     try:
-        try:
-            node = loader.get_single_node()
-        except RecursionError:
-            # The pure-Python composer recurses once per level: deep nesting is refused, not a crash.
-            raise YamlRefused("$", f"nested more than {MAX_DEPTH} levels deep") from None
+        node = _compose(loader)
         if node is None:
             return None
-        check_nodes(node)
         return loader.construct_document(node)
     finally:
         loader.dispose()

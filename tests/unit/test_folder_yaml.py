@@ -140,3 +140,10 @@ def test_the_schemas_have_no_duplicate_keys() -> None:
 
     for path in sorted((ROOT / "rulesdsl" / "schemas").glob("*.json")):
         json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=no_duplicates)
+
+
+def test_very_deep_nesting_is_refused_at_once(tmp_path: Path, loader: Any) -> None:
+    # LibYAML's own composer overflows the C stack here (the process dies), and its parser is quadratic.
+    message = _refused(tmp_path, PLAYERS + "world: " + "[" * 200_000 + "]" * 200_000 + "\n")
+    assert message.startswith("scenario.yaml: $.world[0][0]"), message[:80]
+    assert "nested more than" in message
