@@ -88,7 +88,7 @@ def line_problem(text: str) -> str | None:
 def shown(text: str) -> str:
     """`text` as it may be echoed to a player or the GM: each control character written as `<U+001B>`,
     and a text longer than MAX_LINE cut short."""
-    cut = f"... ({len(text)} characters)" if len(text) > MAX_LINE else ""
+    cut = "..." if len(text) > MAX_LINE else ""  # the reason says how long it is
     if cut:
         text = text[:SHOWN_LONG]
     if _first_control(text) is not None:
