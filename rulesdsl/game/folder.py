@@ -79,6 +79,11 @@ def validate(data: Any, schema: dict[str, Any], what: str, fields: bool = False)
                 close = difflib.get_close_matches(unknown[0], known, n=1)
                 parts.append(unknown[0])
                 message = f"no such {what_name}{f'; did you mean {close[0]}?' if close else ''}"
+        elif err.validator == "pattern" and isinstance(err.schema, dict) and err.schema.get("description"):
+            # The pattern is for the schema's reader; the GM reads what it means.
+            shown = repr(err.instance)
+            shown = shown if len(shown) <= 60 else f"{shown[:57]}..."
+            message = f"{shown} is not accepted: {err.schema['description']}"
         raise GameError(f"{what}: {json_path(parts)}: {message}")
 
 
