@@ -243,6 +243,8 @@ class Syntax:
         # From the left: each argument ends at the leftmost place its literal may start.
         if first.empty:
             pos = 0
+            if starts[1] < 1:
+                return None  # the first argument holds one character at least
         else:
             m = first.at.match(t, 0, starts[1] - 1) if starts[1] >= 1 else None
             if m is None:
