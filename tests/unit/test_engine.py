@@ -270,6 +270,20 @@ def test_wrong_code_orders_are_not_processed(rulesets: dict[str, Loaded]) -> Non
     assert "access code does not match" in g.turns["1"].notices[0]
 
 
+def test_a_wrong_code_reads_none_of_the_lines(rulesets: dict[str, Loaded]) -> None:
+    g = rulesets["plain"].new_game()
+    submit(g, "N,a", "Z,9", "M,notanumber", "N,\x1b", code="WRONG")
+    assert refused(g) == [] and used(g) == []
+    assert g.turns["1"].notices == ["Your orders in p1.txt were not processed: the access code does not match."]
+
+
+def test_a_form_feed_does_not_split_a_line_in_two(rulesets: dict[str, Loaded]) -> None:
+    g = rulesets["plain"].new_game()
+    submit(g, "N,a\x0cN,b", "N,c")
+    assert log(g) == ["c"]
+    assert refused(g) == [(3, "N,a<U+000C>N,b", "the line holds a control character (FF, U+000C)")]
+
+
 def test_unknown_lines_are_refused_with_their_line(rulesets: dict[str, Loaded]) -> None:
     g = rulesets["plain"].new_game()
     submit(g, "N,a", "Z,9", "M,notanumber")
