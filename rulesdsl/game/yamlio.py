@@ -50,70 +50,77 @@ def _compose(loader: Any) -> yaml.Node | None:
     composer overflows the C stack on deep nesting), refusing as it goes aliases (which include merge
     keys and cycles), whole numbers of more than MAX_DIGITS digits and nesting deeper than MAX_DEPTH. The
     parser is stopped at the first fault, so a crafted document costs no more than its first bad node."""
-    loader.get_event()  # stream start
+    get, resolve = loader.get_event, loader.resolve
+    get()  # stream start
     if loader.check_event(yaml.StreamEndEvent):
-        loader.get_event()
+        get()
         return None
-    start = loader.get_event()  # document start
+    start = get()  # document start
     root: yaml.Node | None = None
     stack: list[_Open] = []
-    while not loader.check_event(yaml.DocumentEndEvent):
-        event: Any = loader.get_event()
-        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-            stack.pop()
-            continue
-        # Where the new node goes, and its path.
-        top = stack[-1] if stack else None
-        if top is None:
-            path = "$"
-        elif isinstance(top.node, yaml.SequenceNode):
-            path = f"{top.path}[{len(top.node.value)}]"
-        else:
-            path = f"{top.path}.{_key_part(top.key) if top.key is not None else _event_key(event)}"
-        if isinstance(event, yaml.AliasEvent):
-            raise YamlRefused(path, "YAML aliases (*name) are not accepted here; write the value out in full")
+    while True:
+        event: Any = get()
+        kind = type(event)
         node: yaml.Node
-        mark: Any = event.start_mark
-        if isinstance(event, yaml.ScalarEvent):
+        if kind is yaml.ScalarEvent:
             tag = event.tag
             if tag is None or tag == "!":
-                tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+                tag = resolve(yaml.ScalarNode, event.value, event.implicit)
             if tag == _INT_TAG and len(re.sub(r"[^0-9a-fA-F]", "", event.value)) > MAX_DIGITS:
-                raise YamlRefused(path, f"a whole number of more than {MAX_DIGITS} digits is out of range")
-            node = yaml.ScalarNode(tag, event.value, mark, mark, style=event.style)
-        elif isinstance(event, yaml.SequenceStartEvent):
-            tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.SequenceNode, None,
-                                                                                 event.implicit)
-            node = yaml.SequenceNode(tag, [], mark, None, flow_style=event.flow_style)
-        elif isinstance(event, yaml.MappingStartEvent):
-            tag = event.tag if event.tag not in (None, "!") else loader.resolve(yaml.MappingNode, None,
-                                                                                event.implicit)
-            node = yaml.MappingNode(tag, [], mark, None, flow_style=event.flow_style)
+                raise YamlRefused(_where(stack, event),
+                                  f"a whole number of more than {MAX_DIGITS} digits is out of range")
+            node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+        elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+            stack.pop()
+            continue
+        elif kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
+            node_class = yaml.SequenceNode if kind is yaml.SequenceStartEvent else yaml.MappingNode
+            tag = event.tag if event.tag not in (None, "!") else resolve(node_class, None, event.implicit)
+            node = node_class(tag, [], event.start_mark, None, flow_style=event.flow_style)
+        elif kind is yaml.AliasEvent:
+            raise YamlRefused(_where(stack, event),
+                              "YAML aliases (*name) are not accepted here; write the value out in full")
+        elif kind is yaml.DocumentEndEvent:
+            break
         else:
-            raise yaml.composer.ComposerError(None, None, f"unexpected {type(event).__name__}", event.start_mark)
-        if top is None:
+            raise yaml.composer.ComposerError(None, None, f"unexpected {kind.__name__}", event.start_mark)
+        if not stack:
             root = node
-        elif isinstance(top.node, yaml.SequenceNode):
-            top.node.value.append(node)
-        elif top.key is None:
-            top.key = node
         else:
-            top.node.value.append((top.key, node))
-            top.key = None
-        if isinstance(node, (yaml.SequenceNode, yaml.MappingNode)):
+            top = stack[-1]
+            if top.key is None and isinstance(top.node, yaml.MappingNode):
+                top.key = node
+            elif top.key is None:
+                top.node.value.append(node)
+            else:
+                top.node.value.append((top.key, node))
+                top.key = None
+        if node.__class__ is not yaml.ScalarNode:
+            path = _where(stack, event, attached=True)
             if len(stack) >= MAX_DEPTH:
                 raise YamlRefused(path, f"nested more than {MAX_DEPTH} levels deep")
             stack.append(_Open(node, path))
-    loader.get_event()  # document end
     if not loader.check_event(yaml.StreamEndEvent):
-        extra: Any = loader.get_event()
+        extra: Any = get()
         raise yaml.composer.ComposerError("expected a single document in the stream", start.start_mark,
                                           "but found another document", extra.start_mark)
     return root
 
 
-def _event_key(event: Any) -> str:
-    return str(event.value) if isinstance(event, yaml.ScalarEvent) else "?"
+def _where(stack: list[_Open], event: Any, attached: bool = False) -> str:
+    """The JSON path of the node `event` makes: about to be attached to the top of `stack`, or, with
+    `attached`, just attached to it."""
+    if not stack:
+        return "$"
+    top = stack[-1]
+    if isinstance(top.node, yaml.SequenceNode):
+        return f"{top.path}[{len(top.node.value) - (1 if attached else 0)}]"
+    if attached:
+        # A collection just attached as a key is waiting in top.key; as a value, it is the last pair's.
+        return f"{top.path}.?" if top.key is not None else f"{top.path}.{_key_part(top.node.value[-1][0])}"
+    if top.key is not None:
+        return f"{top.path}.{_key_part(top.key)}"
+    return f"{top.path}.{event.value if isinstance(event, yaml.ScalarEvent) else '?'}"
 
 
 def load_text(text: str) -> Any:
