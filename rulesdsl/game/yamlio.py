@@ -1,9 +1,10 @@
 """YAML text from outside -> plain data, bounded; plain data -> YAML text without anchors or aliases.
 
-Scenarios, state files and game.yaml may come from strangers. The document is composed into its node
-graph first and walked before anything is constructed, so that a few kilobytes cannot expand into
-gigabytes ("billion laughs"), an integer cannot cost seconds to convert (or fail past Python's digit
-limit), and nesting cannot exhaust the stack. Every refusal names the JSON path of the node.
+Scenarios, state files and game.yaml may come from strangers. The document's node graph is composed
+from the parser's events, and checked as it is composed, before anything is constructed: no alias, so
+a few kilobytes cannot expand into gigabytes ("billion laughs"); no integer of more than 18 digits, so
+none costs seconds to convert (or fails past Python's digit limit); no nesting deeper than 64, so none
+exhausts a stack. Every refusal names the JSON path of the node.
 """
 
 from __future__ import annotations
