@@ -78,7 +78,8 @@ def cmd_new(args: argparse.Namespace) -> int:
         print(f"{game.spec.title} {game.meta.get('id', '')}: a new game in {args.gamedir} "
               f"with {len(game.all_players)} players.")
         print(f"  starting state: {Path(args.gamedir) / 'turns' / 'turn-000' / 'state.yaml'}")
-        sys.stdout.flush()
+        if sys.stdout is not None:  # None when started with file descriptor 1 closed
+            sys.stdout.flush()
     except Exception as e:
         _silence_stdout()
         _warn(f"warning: the game in {args.gamedir} was made, but printing its summary failed ({_why(e)})")
@@ -92,7 +93,8 @@ def cmd_turn(args: argparse.Namespace) -> int:
     # saw a failure would run the turn again, and that would make a second turn of the same mail.
     try:
         _print_turn(args, result)
-        sys.stdout.flush()
+        if sys.stdout is not None:  # None when started with file descriptor 1 closed
+            sys.stdout.flush()
     except Exception as e:
         _silence_stdout()
         _warn(f"warning: turn {result.turn} was committed ({result.folder}), but printing its summary failed "

@@ -94,6 +94,7 @@ def test_a_closed_pipe_after_the_commit_exits_0(started: Path, tmp_path: Path) -
     finally:
         os.close(write)
     assert done.returncode == 0, done.stderr
+    assert "turn 1 was committed" in done.stderr
     assert _turns(game) == ["turn-000", "turn-001"]
 
 
@@ -318,3 +319,13 @@ def test_the_compiled_module_cache_is_named_when_it_cannot_be_written(
     monkeypatch.setattr(Path, "write_text", full)
     with pytest.raises(GameError, match=rf"^{tmp_path / 'cache'}: .*No space left on device"):
         GameFolder(game).process_turn(DAY1)
+
+
+def test_a_closed_stdout_after_the_commit_exits_0(started: Path, tmp_path: Path) -> None:
+    game = _copy(started, tmp_path)
+    done = subprocess.run([sys.executable, "-c", "import os, runpy, sys; os.close(1); sys.argv[0] = 'rulesdsl'; "
+                           "runpy.run_module('rulesdsl', run_name='__main__')", "turn", str(game), *map(str, DAY1)],
+                          cwd=ROOT, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "turn 1 was committed" in done.stderr
+    assert _turns(game) == ["turn-000", "turn-001"]
