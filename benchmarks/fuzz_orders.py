@@ -3,7 +3,8 @@ second, and every property of the fuzz suite (tests/fuzz/) that broke, with its 
 
 The long run behind the quick hypothesis suite: the same mutations (tests/fuzz/mutations.py) and the same
 checks (tests/fuzz/world.py), fed as mail of 50 lines from one player, with every other player's example
-mail, to both shipped rulesets through Game.process_turn and the reports.
+mail, to both shipped rulesets through Game.process_turn and the reports. Lines a second count the whole
+turn: reading the mail, the phases, and every player's report.
 
 Run:  python benchmarks/fuzz_orders.py                      # 100,000 lines per ruleset
       python benchmarks/fuzz_orders.py --lines 5000 --max-line 300 --seed 7 --ruleset covert

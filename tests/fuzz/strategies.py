@@ -119,7 +119,7 @@ def order_mail(draw: Any, worlds: Sequence[Context], most_lines: int = 6) -> Sub
 
 
 def _classify(line: str, genuine: str) -> str:
-    stripped = line.strip(" \t\u00a0\u3000")
+    stripped = line.strip(" \t")  # the spaces of docs/language.md §8; a no-break space is a character
     if ascii_upper(stripped) == ascii_upper(genuine):
         return "same"
     if ascii_upper(skeleton(line)) == ascii_upper(skeleton(genuine)):

@@ -263,11 +263,6 @@ def reason_problems(out: Outcome) -> list[str]:
     return problems
 
 
-def split_lines(text: str) -> list[str]:
-    """A mail's lines: only a newline (or CR LF) ends one; every other character is part of its line."""
-    return re.split(r"\r?\n", text)
-
-
 def skeleton(text: str) -> str:
     """What is left of a line without spaces, controls and format characters."""
     return "".join(ch for ch in text if not ch.isspace() and not unicodedata.category(ch).startswith("C"))
