@@ -88,7 +88,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_turn(args: argparse.Namespace) -> int:
     folder = GameFolder(Path(args.gamedir))
-    result = folder.process_turn([Path(f) for f in args.orders], refuse_repeats=not args.force)
+    result = folder.process_turn([Path(f) for f in args.orders], force=args.force)
     # The turn is committed. From here the exit status stays 0 whatever happens to the summary: a GM who
     # saw a failure would run the turn again, and that would make a second turn of the same mail.
     try:

@@ -289,16 +289,16 @@ class GameFolder:
         return cls(root)
 
     # ------------------------------------------------------------ a turn
-    def process_turn(self, order_files: list[Path], refuse_repeats: bool = False) -> TurnResult:
+    def process_turn(self, order_files: list[Path], force: bool = False) -> TurnResult:
         """Processes the next turn from the mailed files, in the order given, and commits it.
 
-        With `refuse_repeats` (the command line's default), mail holding a file whose bytes were already
-        processed in an earlier turn is refused: the same mail given twice would make a second turn."""
+        Mail holding a file whose bytes were already processed in an earlier turn (or twice in this mail)
+        is refused unless `force`: the same mail given twice would make a second turn."""
         self.latest_turn()  # not a game folder: say so before making a lock file in it
         with GameLock(self.root / LOCK_NAME):
             # Under the lock, any staging folder is one a killed turn left (with access codes in it).
             remove_abandoned(self.turns_dir, ".turn-", locked=True)
-            return self._process_turn(order_files, refuse_repeats)
+            return self._process_turn(order_files, force)
 
     def received(self) -> dict[str, tuple[int, str]]:
         """sha256 of each submission processed -> (the turn, its file in that turn folder); the first."""
@@ -325,9 +325,9 @@ class GameFolder:
             mail.append(_Mail(f, data, hashlib.sha256(data).hexdigest()))
         return mail
 
-    def _process_turn(self, order_files: list[Path], refuse_repeats: bool) -> TurnResult:
+    def _process_turn(self, order_files: list[Path], force: bool) -> TurnResult:
         mail = self._read_mail(order_files)
-        if refuse_repeats and mail:
+        if not force and mail:
             seen = self.received()
             given: dict[str, Path] = {}
             for m in mail:

@@ -40,7 +40,8 @@ def play(s: Scenario, game_dir: Path) -> Iterator[tuple[int, str, str]]:
     rules = ROOT / "rulesets" / f"{s.ruleset}.rules"
     folder = GameFolder.create(rules, game_dir, s.folder / "scenario.yaml", None)
     for turn_dir in s.turn_dirs():
-        result = folder.process_turn(sorted(turn_dir.glob("*.txt")))
+        # A scenario may mail a player's same orders two turns running, as a GM would with --force.
+        result = folder.process_turn(sorted(turn_dir.glob("*.txt")), force=True)
         for _, path in result.reports:
             yield result.turn, path.stem, path.read_text(encoding="utf-8")
         assert result.news is not None

@@ -493,7 +493,7 @@ def test_a_failed_later_turn_leaves_the_game_folder_unchanged(tmp_path: Path) ->
     before = file_tree(folder.root)
     state = (folder.root / "turns" / "turn-001" / "state.yaml").read_bytes()
     with pytest.raises(GameError) as info:
-        folder.process_turn(_orders(tmp_path))
+        folder.process_turn(_orders(tmp_path), force=True)  # the same orders as turn 1, on purpose
     assert f"err.rules:{BOOM_LINE}" in str(info.value) and "phase boom" in str(info.value)
     assert file_tree(folder.root) == before
     assert (folder.root / "turns" / "turn-001" / "state.yaml").read_bytes() == state

@@ -66,12 +66,12 @@ def test_the_previous_days_mail_is_refused(started: Path, tmp_path: Path, capsys
 
 def test_new_mail_with_one_old_submission_is_refused(started: Path, tmp_path: Path) -> None:
     folder = GameFolder(_copy(started, tmp_path))
-    folder.process_turn(DAY1, refuse_repeats=True)
+    folder.process_turn(DAY1)
     fresh = tmp_path / "fresh.txt"
     fresh.write_text("CO-175\n20408\nALPHA789\n", encoding="utf-8")
     with pytest.raises(GameError, match=r"hydra.txt: .*turn 1"):
-        folder.process_turn([fresh, DAY1[0]], refuse_repeats=True)
-    assert folder.process_turn([fresh], refuse_repeats=True).turn == 2
+        folder.process_turn([fresh, DAY1[0]])
+    assert folder.process_turn([fresh]).turn == 2
 
 
 # ---------------------------------------------------------------- the exit status follows the commit
@@ -283,7 +283,7 @@ def test_the_same_file_twice_in_one_mail_is_refused(started: Path, tmp_path: Pat
     copy = tmp_path / "again.txt"
     copy.write_bytes(DAY1[0].read_bytes())
     with pytest.raises(GameError, match=rf"again.txt: .*same.*{DAY1[0].name}"):
-        folder.process_turn([DAY1[0], copy], refuse_repeats=True)
+        folder.process_turn([DAY1[0], copy])
     assert _turns(folder.root) == ["turn-000"]
 
 
