@@ -22,7 +22,7 @@ _COMMON = dict(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                            HealthCheck.data_too_large, HealthCheck.large_base_example],
 )
-settings.register_profile("ci", derandomize=True, max_examples=60, **_COMMON)  # type: ignore[arg-type]
+settings.register_profile("ci", derandomize=True, max_examples=100, **_COMMON)  # type: ignore[arg-type]
 settings.register_profile("long", derandomize=False, max_examples=2000, **_COMMON)  # type: ignore[arg-type]
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 

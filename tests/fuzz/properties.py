@@ -28,6 +28,8 @@ from tests.fuzz.world import (
     skeleton,
 )
 
+LEAK = 6  # characters of a mail in a row that must not appear in a report
+
 
 def listed(problems: list[str], sub: Submission | None = None) -> str:
     shown = "\n  ".join(problems[:8]) + (f"\n  ... and {len(problems) - 8} more" if len(problems) > 8 else "")
@@ -154,14 +156,20 @@ def check_header_mail(sub: Submission) -> None:
     # No text of an unauthenticated mail reaches a report; with the right account and code, the header may
     # be quoted to its own player (the game named in it, say), but not the orders.
     suspects = sub.lines if sub.kind == "hostile" else sub.lines[sub.body_start:]
-    known = _all_strings(quiet)
+    known = "\x00".join(_all_strings(quiet))
     shown = _all_strings(out)
+    everything = "\x00".join(shown)
     leaks = []
     for line in suspects:
         text = line.strip()
-        if len(text) < 3 or any(text in s for s in known):
-            continue
-        where = next((s for s in shown if text in s), None)
-        if where is not None:
-            leaks.append(f"{shorten(text)} appears in {shorten(where)}")
+        # Any 6 characters of it in a row, so that a quote cut short is found too.
+        pieces = {text[i:i + LEAK] for i in range(len(text) - LEAK + 1)} if len(text) >= LEAK else {text}
+        for piece in sorted(pieces):
+            if len(piece) < 3 or piece in known or piece not in everything:
+                continue
+            where = next(s for s in shown if piece in s)
+            at = where.index(piece)
+            leaks.append(f"{shorten(piece)} of line {shorten(text)} appears in "
+                         f"{shorten(where[max(0, at - 60):at + 60])}")
+            break
     assert not leaks, f"text of a mail with a {sub.kind} header reached a report:" + listed(leaks, sub)

@@ -140,7 +140,7 @@ def mutated_header(draw: Any, worlds: Sequence[Context]) -> Submission:
     genuine = ctx.header(account)
     notes: list[str] = []
     header = list(genuine)
-    for _ in range(pick.integer(1, 3)):
+    for _ in range(pick.integer(1, 2)):
         op = pick.integer(0, 5)
         i = pick.integer(0, len(header) - 1)
         if op <= 2:
