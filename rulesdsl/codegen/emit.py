@@ -555,10 +555,8 @@ class Emitter:
                     specs = [f"GroupSpec({g.name!r}, {g.limit!r}, {names.group(g.name)})" for g in pol.groups]
                     groups = f", ({', '.join(specs)}{',' if len(specs) == 1 else ''})"
                 # The runtime reads and sets these two fields by their Python attribute.
-                budget = names.attr(pol.budget_field) if pol.budget_field is not None else None
-                pay = names.attr(pol.pay_field) if pol.pay_field is not None else None
-                w.line(f"policy=PolicySpec({pol.header!r}, {budget!r}, {pol.budget_start!r}, "
-                       f"{pol.budget_plus!r}, {pol.limit!r}, {pol.new_limit!r}, {pay!r}{groups}),")
+                w.line(f"policy=PolicySpec({pol.header!r}, {pol.budget_field!r}, {pol.budget_start!r}, "
+                       f"{pol.budget_plus!r}, {pol.limit!r}, {pol.new_limit!r}, {pol.pay_field!r}{groups}),")
                 w.line("orders=(")
                 with w.indent():
                     for o in p.orders:

@@ -70,6 +70,8 @@ class Game:
         self.groups = {grp.name: grp for grp in spec.policy.groups}
         self.reader = OrderReader(spec.orders, frozenset(spec.unrun_orders))
         self.header = header_patterns(spec.policy)
+        self.pay_attr = spec.player_attr(spec.policy.pay_field)
+        self.budget_attr = spec.player_attr(spec.policy.budget_field)
         # per turn
         self._news: list[str] = []
         self.turns: dict[str, PlayerTurn] = {}
@@ -103,8 +105,8 @@ class Game:
 
     def run(self, kind: str) -> None:
         spec = self.orders[kind]
-        pay = self.spec.policy.pay_field
-        budget = self.spec.policy.budget_field
+        pay, shown_pay = self.pay_attr, self.spec.policy.pay_field
+        budget = self.budget_attr
         for rec in self._batch.get(kind, []):
             me = rec.player
             if not me.active:
@@ -119,7 +121,7 @@ class Game:
             if cost and pay:
                 have = getattr(me, pay)
                 if cost > have:
-                    rec.status, rec.reason = "failed", f"not enough {pay}: it costs {cost} and you have {have}"
+                    rec.status, rec.reason = "failed", f"not enough {shown_pay}: it costs {cost} and you have {have}"
                     continue
                 setattr(me, pay, have - cost)
             try:
@@ -311,8 +313,8 @@ class Game:
                 self.on_file[p._key] = []
                 continue
             cap = pol.limit if pol.limit is not None else len(queue)
-            if pol.budget_field:
-                cap = min(cap, max(0, getattr(p, pol.budget_field)))
+            if self.budget_attr:
+                cap = min(cap, max(0, getattr(p, self.budget_attr)))
             taken: list[OrderRec] = []
             once: set[tuple[Any, ...]] = set()
             counted: dict[str, int] = {}
@@ -393,8 +395,8 @@ class Game:
             if pending:
                 self.on_file[p._key] = [r.text for r in pending] + self.on_file.get(p._key, [])
                 turn.used = [r for r in turn.used if r.status != "pending"]
-            if pol.budget_field and p.active:
-                setattr(p, pol.budget_field, getattr(p, pol.budget_field) + pol.budget_plus)
+            if self.budget_attr and p.active:
+                setattr(p, self.budget_attr, getattr(p, self.budget_attr) + pol.budget_plus)
 
     def _judge(self) -> None:
         active = self.players()

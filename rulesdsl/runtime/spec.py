@@ -73,6 +73,8 @@ class GroupSpec:
 
 @dataclass(frozen=True)
 class PolicySpec:
+    # budget_field and pay_field are player fields by their names in the rules (shown to players);
+    # RulesetSpec.player_attr gives their Python attributes.
     header: tuple[str, ...] = ()
     budget_field: str | None = None
     budget_start: int = 0
@@ -130,3 +132,9 @@ class RulesetSpec:
     world_cls: type | None = None  # None: the ruleset has no `world { ... }` block
     world_fields: tuple[FieldSpec, ...] = ()
     unrun_orders: tuple[str, ...] = ()  # game orders that no phase runs: the game refuses their lines
+
+    def player_attr(self, name: str | None) -> str | None:
+        """The Python attribute of the player field `name` (a field named `class` is `class_`)."""
+        if name is None:
+            return None
+        return next((f.attr for f in self.player_fields if f.name == name), name)

@@ -161,8 +161,8 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
     for i, (p, raw) in enumerate(zip(g.all_players, players, strict=True)):
         _init_fields(g, p, spec.player_fields)
         _set_player(g, p, raw, f"$.players[{i}]")
-        if spec.policy.budget_field and spec.policy.budget_field not in raw:
-            setattr(p, spec.policy.budget_field, spec.policy.budget_start)
+        if g.budget_attr and spec.policy.budget_field not in raw:
+            setattr(p, g.budget_attr, spec.policy.budget_start)
     # Last, so that the world's defaults may read the players and things.
     _init_fields(g, g.world, spec.world_fields)
     _set_world(g, scenario)

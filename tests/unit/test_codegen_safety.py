@@ -20,6 +20,7 @@ from rulesdsl.codegen import names
 from rulesdsl.compiler import check_path, compile_path
 from rulesdsl.runtime import exported
 from rulesdsl.runtime.report import render, report_data, validate_report
+from rulesdsl.runtime.state import new_game
 from tests.unit.rulestools import (
     BASE,
     BASE_TEMPLATE,
@@ -464,3 +465,8 @@ def test_orders_pay_from_and_count_down_fields_named_like_python_keywords(tmp_pa
     assert [(r.text, r.status) for r in g.turns[ann._key].used] == [("P,A,4", "done"), ("P,B,9", "failed")]
     data = report_data(g, ann)
     assert (data["cash"], data["left"]) == (6, 3)  # 10 - 4; 3 orders - 1 taken + 1 for the next turn
+    # The player reads the field's own name, not its Python attribute.
+    assert g.turns[ann._key].used[1].reason == "not enough class: it costs 9 and you have 6"
+    # A scenario that sets the budget field keeps its value: it is found by the field's name.
+    players = [{"name": "Ann", "account": "1", "code": "A", "yield": 7}]
+    assert new_game(loaded.spec, {"players": players}).all_players[0].yield_ == 7
