@@ -145,5 +145,8 @@ def test_the_schemas_have_no_duplicate_keys() -> None:
 def test_very_deep_nesting_is_refused_at_once(tmp_path: Path, loader: Any) -> None:
     # LibYAML's own composer overflows the C stack here (the process dies), and its parser is quadratic.
     message = _refused(tmp_path, PLAYERS + "world: " + "[" * 200_000 + "]" * 200_000 + "\n")
-    assert message.startswith("scenario.yaml: $.world[0][0]"), message[:80]
-    assert "nested more than" in message
+    # LibYAML 0.2.5 (in PyYAML 6.0.4's wheels) refuses past 1000 levels itself, before the composer's
+    # limit is reached: either way the file is refused at once, with where.
+    if not message.startswith("scenario.yaml: not valid YAML at line 4"):
+        assert message.startswith("scenario.yaml: $.world[0][0]"), message[:80]
+        assert "nested more than" in message
