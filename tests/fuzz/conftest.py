@@ -1,5 +1,6 @@
-"""The fuzz suite's settings and games: a deterministic hypothesis profile, and each shipped ruleset's
-example game compiled and played once per session, one dumped state before each of its turns."""
+"""The shipped rulesets and their example mail -> session fixtures (each example game compiled and played
+once, a dumped state before each turn), and the hypothesis profiles: `ci` (the default: the same examples
+every run) and `long` (HYPOTHESIS_PROFILE=long: 2,000 new random examples a test)."""
 
 from __future__ import annotations
 
