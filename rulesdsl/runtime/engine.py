@@ -267,17 +267,15 @@ class Game:
                 dropped = len(self.on_file.get(player._key, [])) + sum(1 for t in turn.new_lines if t[2] is not None)
                 self.on_file[player._key] = []
                 turn.new_lines = []
-                turn.new_count = 0
                 turn.notices.append(f"Line {i + 1} {raw}: {dropped} unprocessed order(s) discarded.")
-            elif spec.kind == "stop":
-                turn.new_lines.append((raw, i + 1, None))
             else:
+                # A STOP is a new order too: uncounted, each mail could pile up STOP lines on file without end.
                 turn.new_count += 1
                 if limit is not None and turn.new_count > limit:
                     turn.refused.append(Refusal(i + 1, raw, f"no more than {limit} new orders are accepted in one "
                                                             f"{self.spec.turn_unit}"))
                     continue
-                turn.new_lines.append((raw, i + 1, parsed.rec))
+                turn.new_lines.append((raw, i + 1, None if spec.kind == "stop" else parsed.rec))
 
     def _personal(self, spec: OrderSpec, rec: OrderRec, turn: PlayerTurn) -> None:
         self._doing = f'order "{rec.text}" of {rec.player.name}'

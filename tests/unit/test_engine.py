@@ -172,6 +172,20 @@ def test_at_most_n_new_orders_are_accepted(rulesets: dict[str, Loaded]) -> None:
     assert on_file(g) == []
 
 
+def test_stop_lines_count_as_new_orders(rulesets: dict[str, Loaded]) -> None:
+    """STOP is an order of the mail like any other: without the limit, 500 STOP lines a turn put 499 more
+    on file each turn, and the state grew without end."""
+    g = rulesets["new-limit"].new_game()
+    submit(g, "N,a", *["STOP"] * 10)
+    assert log(g) == ["a"]
+    assert on_file(g) == ["STOP", "STOP"]
+    assert [line for line, _, _ in refused(g)] == list(range(7, 14))
+    assert all("no more than 4 new orders" in reason for _, _, reason in refused(g))
+    # Like any orders saved for later days, at most the limit a turn (less the STOP the turn stops at).
+    submit(g, *["STOP"] * 10)
+    assert on_file(g) == ["STOP"] * 5
+
+
 # ---------------------------------------------------------------- STOP
 
 def test_stop_ends_the_turn_and_the_rest_waits(rulesets: dict[str, Loaded]) -> None:
@@ -219,6 +233,14 @@ def test_discard_drops_orders_on_file_and_those_before_it(rulesets: dict[str, Lo
     assert on_file(g) == []
     notices = g.turns["1"].notices
     assert len(notices) == 1 and "3 unprocessed order(s) discarded" in notices[0]
+
+
+def test_discarded_orders_still_count_against_the_new_limit(rulesets: dict[str, Loaded]) -> None:
+    """As §8 says: a DISCARD does not open a fresh allowance, so a mail cannot give orders without end."""
+    g = rulesets["new-limit"].new_game()
+    submit(g, "N,a", "N,b", "N,c", "DISCARD", "N,d", "N,e")
+    assert log(g) == ["d"]
+    assert [(line, text) for line, text, _ in refused(g)] == [(8, "N,e")]
 
 
 def test_discard_of_another_player_leaves_mine(rulesets: dict[str, Loaded]) -> None:
