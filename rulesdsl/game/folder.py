@@ -33,7 +33,7 @@ from rulesdsl.diagnostics import CompileError
 from rulesdsl.game import yamlio
 from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, lock_new_staging, remove_abandoned, write_file
 from rulesdsl.game.errors import GameError
-from rulesdsl.game.names import order_file, printable, report_base
+from rulesdsl.game.names import order_file, report_base
 from rulesdsl.runtime.core import RulesError
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.report import render, report_data, validate_report
@@ -343,8 +343,9 @@ class GameFolder:
         game = self.load_game()
         if game.game_over:
             raise GameError(f"{self.root}: the game is over (turn {game.turn}); no more turns")
-        # The engine reads lines itself (a BOM, \r\n and bad bytes included): no newline translation here.
-        submissions = [(printable(m.path.name), m.data.decode("utf-8", errors="replace")) for m in mail]
+        # The engine reads lines itself (a BOM, \r\n and bad bytes included): no newline translation here. It
+        # also shows the file's name (the label) with its control characters escaped wherever it echoes it.
+        submissions = [(m.path.name, m.data.decode("utf-8", errors="replace")) for m in mail]
         try:
             game.process_turn(submissions)
         except RulesError as e:

@@ -45,7 +45,3 @@ def order_file(number: int, received_name: str) -> str:
         name = name[:_MAX_ORDER_NAME - len(keep)] + keep
     return _checked(f"{number:02d}-{name or 'mail'}")
 
-
-def printable(text: str) -> str:
-    """A mailed file's name as it may appear in a report or a message: control characters become `?`."""
-    return re.sub(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", "?", text)
