@@ -168,7 +168,7 @@ class _Builder(Transformer[Any, Any]):
 
     @v_args(meta=True, inline=True)
     def thing_decl(self, meta: Any, name: Token, key: Token, *fields: n.FieldDecl) -> n.ThingDecl:
-        return n.ThingDecl(self.span(meta), str(name), str(key), tuple(fields))
+        return n.ThingDecl(self.span(meta), str(name), str(key), tuple(fields), name_span=self.tspan(name))
 
     @v_args(meta=True, inline=True)
     def player_decl(self, meta: Any, *fields: n.FieldDecl) -> n.PlayerDecl:
