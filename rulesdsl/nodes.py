@@ -97,6 +97,14 @@ class Call(Expr):
 
 
 @dataclass(frozen=True)
+class CountRange(Expr):
+    """`low..high` after `for each VAR in`: the whole numbers from `low` to `high`, both included."""
+
+    low: Expr
+    high: Expr
+
+
+@dataclass(frozen=True)
 class Comprehension(Expr):
     """`func(expr for var in source where cond by key [descending])`; func "list" for `[...]`."""
 

@@ -497,6 +497,10 @@ class _Builder(Transformer[Any, Any]):
                      by[1] if by else False, body)
 
     @v_args(meta=True, inline=True)
+    def count_range(self, meta: Any, low: n.Expr, high: n.Expr) -> n.CountRange:
+        return n.CountRange(self.span(meta), low, high)
+
+    @v_args(meta=True, inline=True)
     def call_stmt(self, meta: Any, name: Token, args: list[n.Expr] | None) -> n.CallStmt:
         return n.CallStmt(self.span(meta), str(name), tuple(args or ()))
 
@@ -966,6 +970,10 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
     elif str(tok) in ("+", "-") and f"{tok}=" in _literals(accepts):
         message = f"unexpected `{tok}`: a statement changes something, and `{tok}` alone changes nothing"
         hint = f"did you mean `{tok}=`?"
+    elif str(tok) == "..":
+        # `A..B` is an order argument's range or a counted loop's, never a list value.
+        message = "unexpected `..`: `A..B` counts only in a loop, `for each i in A..B`"
+        hint = "for a list of numbers, write them out (`[1, 2, 3]`), or add them in a counted loop"
     elif label:
         message = f"unexpected {what}: {label}"
         hint = hint if len(accepts) <= 5 else None

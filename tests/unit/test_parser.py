@@ -399,3 +399,42 @@ def test_a_report_field_may_be_named_like_a_statement_word() -> None:
     report = module.decls[0]
     assert isinstance(report, n.ReportDecl)
     assert [f.name for f in report.fields] == ["cash", *words]
+
+
+# ---------------------------------------------------------------- counted loops
+
+
+def test_a_counted_loop_reads_two_bounds_of_any_expression() -> None:
+    module = parse_ok("phase q {\n  for each i in 1..size(me.hand) - 1 where i != 2 { news \"{i}\" }\n}\n")
+    phase = module.decls[0]
+    assert isinstance(phase, n.PhaseDecl)
+    loop = phase.body[0]
+    assert isinstance(loop, n.For) and loop.var == "i"
+    assert isinstance(loop.source, n.CountRange)
+    assert at(loop.source.span) == (2, 17)
+    assert isinstance(loop.source.low, n.Number) and loop.source.low.value == 1
+    high = loop.source.high
+    assert isinstance(high, n.BinOp) and high.op == "-" and at(high.span) == (2, 20)
+    assert isinstance(loop.where, n.BinOp) and loop.by is None
+
+
+def test_a_counted_loop_keeps_its_by_for_the_checker_to_refuse() -> None:
+    module = parse_ok("phase q { for each i in 1..world.rounds by i descending { } }\n")
+    phase = module.decls[0]
+    assert isinstance(phase, n.PhaseDecl)
+    loop = phase.body[0]
+    assert isinstance(loop, n.For) and isinstance(loop.source, n.CountRange)
+    assert isinstance(loop.source.high, n.Attr) and loop.source.high.name == "rounds"
+    assert isinstance(loop.by, n.Name) and loop.descending
+
+
+@pytest.mark.parametrize("text, col", [
+    ("phase q { let x = 1..3 }", 20),
+    ("phase q { let x = [i for i in 1..3] }", 32),
+    ("phase q { let x = sum(i for i in 1..3) }", 35),
+])
+def test_a_range_outside_a_counted_loop_says_where_it_belongs(text: str, col: int) -> None:
+    d = parse_error(text)
+    assert (d.code, at(d.span)) == ("E0103", (1, col))
+    assert d.message == "unexpected `..`: `A..B` counts only in a loop, `for each i in A..B`"
+    assert d.help is not None and "`[1, 2, 3]`" in d.help
