@@ -14,6 +14,7 @@ from types import ModuleType
 
 from rulesdsl import __version__
 from rulesdsl.checker import check
+from rulesdsl.checker.report import plain_file_name
 from rulesdsl.codegen.emit import generate
 from rulesdsl.diagnostics import CompileError, Diagnostic
 from rulesdsl.ir import Program
@@ -50,6 +51,8 @@ def read_source(path: Path, display: str) -> tuple[Source, Diagnostic | None]:
 
 def _templates_beside(path: Path, sources: dict[str, Source], problems: list[Diagnostic]) -> object:
     def load(name: str) -> tuple[str, str] | None:
+        if not plain_file_name(name):
+            return None  # never read a file outside the ruleset's folder (the checker says E0510)
         candidate = path.parent / name
         if not candidate.is_file():
             return None
@@ -82,8 +85,10 @@ def content_hash(path: Path) -> str:
     text = path.read_bytes()
     h.update(text)
     for name in sorted(set(_TEMPLATE_NAME.findall(text))):
-        template = path.parent / name.decode("utf-8", "replace")
-        if template.is_file():
+        decoded = name.decode("utf-8", "replace")
+        template = path.parent / decoded
+        # Only the files a game copies count: a file outside the folder is never read (the checker says E0510).
+        if plain_file_name(decoded) and template.is_file():
             h.update(name)
             h.update(template.read_bytes())
     return h.hexdigest()

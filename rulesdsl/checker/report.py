@@ -41,6 +41,19 @@ BUILTIN_FIELDS: dict[str, T.Ty] = {
 TemplateLoader = Callable[[str], "tuple[str, str] | None"]
 
 
+def plain_file_name(name: str) -> bool:
+    """A template is named by a plain file name: `rulesdsl new` copies the ruleset and its templates into
+    the game's flat rules/ folder, so a folder in the name (`../x.j2`, `/srv/x.j2`, `sub/x.j2`) would name
+    a file the game either never copies or copies somewhere the ruleset no longer finds it."""
+    return name not in ("", ".", "..") and not any(c in name for c in "/\\\x00")
+
+
+def _plain_hint(name: str) -> str:
+    last = name.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    plain = last if plain_file_name(last) else "NAME.report.j2"
+    return f'move the template next to the .rules file and name it plainly: `template "{plain}"`'
+
+
 def _template_hint(ruleset: str) -> str:
     """E0503's hint: a template named after the ruleset's file (`vassals.rules` -> `vassals.report.j2`)."""
     file = PurePath(ruleset).name
@@ -80,6 +93,11 @@ def report(env: Env, checker: ExprChecker, module: n.Module, load: TemplateLoade
         env.diags.error(d.span, "E0503", "the report needs a template: the file that lays out what each player reads",
                         help=_template_hint(module.file))
         return ir.Report(tuple(fields), "", "", d.span.line)
+    if not plain_file_name(d.template):
+        env.diags.error(d.template_span, "E0510", f"template `{d.template}` is not a file in the ruleset's "
+                        "folder: a game copies only the files next to the .rules file",
+                        help=_plain_hint(d.template))
+        return ir.Report(tuple(fields), "", d.template, d.span.line)
     loaded = load(d.template)
     if loaded is None:
         env.diags.error(d.template_span, "E0504", f"template file `{d.template}` not found",

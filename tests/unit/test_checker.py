@@ -254,6 +254,8 @@ CASES: dict[str, Case] = {
     "E0503": edit('report {\n  cash = me.cash\n  template "t.report.j2"\n', "report {  #!\n  cash = me.cash\n",
                   "E0503"),
     "E0504": edit('  template "t.report.j2"\n', '  template "missing.report.j2"  #!\n', "E0504"),
+    "E0510": edit('  template "t.report.j2"\n', '  template "../t.report.j2"  #!\n', "E0510",
+                  'template "t.report.j2"'),
     "E0505": template("Cash {{ cash }}\n{% for x in %}\n", "E0505", 2),
     "E0506": template("Cash {{ cash }}\nMoney {{ cahs }}\n", "E0506", 2, "did you mean `cash`?"),
     "E0507-builtin": template("{{ game.tilte }}\n", "E0507", 1, "did you mean `title`?"),
