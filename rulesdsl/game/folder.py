@@ -292,8 +292,10 @@ class GameFolder:
     def process_turn(self, order_files: list[Path], force: bool = False) -> TurnResult:
         """Processes the next turn from the mailed files, in the order given, and commits it.
 
-        Mail holding a file whose bytes were already processed in an earlier turn (or twice in this mail)
-        is refused unless `force`: the same mail given twice would make a second turn."""
+        Unless `force`, refused before anything is written: mail holding a file whose bytes were already
+        processed in an earlier turn (or twice in this mail), since the same mail given twice would make a
+        second turn; and mail whose headers name only other games (at least one), since it is most likely
+        another game's mail."""
         self.latest_turn()  # not a game folder: say so before making a lock file in it
         with GameLock(self.root / LOCK_NAME):
             # Under the lock, any staging folder is one a killed turn left (with access codes in it).
@@ -350,6 +352,18 @@ class GameFolder:
             game.process_turn(submissions)
         except RulesError as e:
             raise GameError(f"the turn was not processed, and the game is as it was: {e}") from None
+        named = [(m.path, g) for m, g in zip(mail, game.games_named, strict=True) if g is not None]
+        if not force and named and not any(this for _, (_, this) in named):
+            # Every header that names a game names another one: most likely that game's mail, given here.
+            others: dict[str, list[str]] = {}
+            for path, (other, _) in named:
+                others.setdefault(other, []).append(str(path))
+            listed = []
+            for other, paths in others.items():
+                more = f" and {len(paths) - 10} more" if len(paths) > 10 else ""
+                listed.append(f"{', '.join(paths[:10])}{more} {'is' if len(paths) == 1 else 'are'} for game {other}")
+            raise GameError(f"no mail of this turn is for this game, {game.meta.get('id', '')}: {'; '.join(listed)}; "
+                            "nothing was done. Is this another game's mail? To process it all the same, use --force")
         turn = game.turn
         final = self.turns_dir / turn_name(turn)
         if final.exists():

@@ -80,6 +80,10 @@ class Game:
         self._rngs: dict[str, random.Random] = {}
         self.warnings: list[str] = []
         self.unrouted: list[str] = []
+        # Per submission read this turn, in order: the game id its header names (shown) and whether it is
+        # this game; None where the header names no game. Mail that names only other games is most likely
+        # another game's mail given by mistake: the game folder refuses such a turn.
+        self.games_named: list[tuple[str, bool] | None] = []
         self._doing = ""
 
     # ------------------------------------------------------------ what generated code calls
@@ -143,7 +147,7 @@ class Game:
         """Runs one turn in place. Callers keep the previous state: on any error it is still theirs."""
         self.turn += 1
         self._news, self._batch, self._executed, self._rngs = [], {}, {}, {}
-        self.warnings, self.unrouted = [], []
+        self.warnings, self.unrouted, self.games_named = [], [], []
         self.turns = {p._key: PlayerTurn(was_active=p.active) for p in self.all_players}
         try:
             self._reset_fields()
@@ -202,6 +206,7 @@ class Game:
     def _read_submission(self, label: str, text: str) -> None:
         # Nothing the sender wrote reaches a report before the account and access code match; what
         # reaches the GM (the label, a header line) is shown with its control characters escaped.
+        self.games_named.append(None)
         lines = LINE_END.split(text.removeprefix("\ufeff"))
         slots: dict[str, str] = {}
         pos = 0
@@ -222,6 +227,11 @@ class Game:
             else:
                 slots.update(m)
             pos += 1
+        # Which game the mail is for is told by its header alone, whoever sent it: the GM is warned of a
+        # turn of another game's mail even when that game's accounts and codes are not this game's.
+        this_game = "game" in slots and ascii_upper(slots["game"]) == ascii_upper(str(self.meta.get("number", "")))
+        named = shown(self.spec.game_id.replace("{number}", slots["game"])) if "game" in slots else ""
+        self.games_named[-1] = (named, this_game) if "game" in slots else None
         account = ascii_upper(slots.get("account", ""))
         player = next((p for p in self.all_players if ascii_upper(p.account) == account), None)
         if player is None:
@@ -235,8 +245,7 @@ class Game:
         if ascii_upper(slots.get("code", "")) != ascii_upper(player.code):
             turn.notices.append(f"Your orders in {shown(label)} were not processed: the access code does not match.")
             return
-        if "game" in slots and ascii_upper(slots["game"]) != ascii_upper(str(self.meta.get("number", ""))):
-            named = self.spec.game_id.replace("{number}", slots["game"])
+        if "game" in slots and not this_game:
             turn.notices.append(f"Your orders in {shown(label)} were not processed: they are for game "
                                 f"{named}, and this is game {self.meta.get('id', '')}.")
             return
