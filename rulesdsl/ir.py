@@ -120,6 +120,14 @@ class Agg(Expr):
 
 
 @dataclass(frozen=True)
+class CountRange(Expr):
+    """The `low..high` a counted loop goes through: only ever the source of a `For`."""
+
+    low: Expr
+    high: Expr
+
+
+@dataclass(frozen=True)
 class BinOp(Expr):
     op: str
     left: Expr

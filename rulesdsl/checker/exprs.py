@@ -966,6 +966,23 @@ class ExprChecker:
         return f"{var}.{field}" if field is not None else None
 
     # ------------------------------------------------------------ statements
+    def count_range(self, node: n.CountRange, scope: Scope, ctx: Context) -> ir.CountRange:
+        """`A..B` of a counted loop: two whole numbers, read once before the first round."""
+        low = self.expect(self.expr(node.low, scope, ctx), T.INT, node.low.span, "the first number of `A..B`")
+        high = self.expect(self.expr(node.high, scope, ctx), T.INT, node.high.span, "the last number of `A..B`")
+        return ir.CountRange(T.ListT(T.INT), node.span.line, low, high)
+
+    @staticmethod
+    def _count_down_hint(source: n.CountRange, var: str) -> str:
+        """How to count `source` down with its own bounds: `for each i in 1..12` goes 12 to 1 as `13 - i`."""
+        low, high = source.low, source.high
+        if isinstance(low, n.Number) and isinstance(high, n.Number) \
+                and isinstance(low.value, int) and isinstance(high.value, int):
+            down = f"{low.value + high.value} - {var}"
+        else:
+            down = f"{_wrap(show_expr(high) or 'LAST', high, 5)} + {_wrap(show_expr(low) or 'FIRST', low, 6)} - {var}"
+        return f"to count down, use `{down}` in the body: it goes from the last number to the first"
+
     def stmts(self, nodes: tuple[n.Stmt, ...], scope: Scope, ctx: Context) -> tuple[ir.Stmt, ...]:
         return tuple(s for s in (self.stmt(x, scope, ctx) for x in nodes) if s is not None)
 
@@ -1021,16 +1038,29 @@ class ExprChecker:
                     otherwise = self.stmts(node.otherwise, scope, ctx)
             return ir.If(line, tuple(branches), otherwise)
         if isinstance(node, n.For):
-            source = self.expr(node.source, scope, ctx)
-            item: T.Ty = source.ty.item if isinstance(source.ty, (T.ListT, T.SetT)) else T.ANY
-            if not isinstance(source.ty, (T.ListT, T.SetT)) and source.ty != T.ANY:
-                self.err(node.source.span, "E0316", f"cannot go through {source.ty.show()}: it is not a list")
+            item: T.Ty
+            source: ir.Expr
+            if isinstance(node.source, n.CountRange):
+                source = self.count_range(node.source, scope, ctx)
+                item = T.INT
+                if node.by is not None:
+                    self.err(node.by.span, "E0341", "a counted loop cannot be sorted: it counts up from the first "
+                             "number to the last",
+                             help=self._count_down_hint(node.source, node.var) if node.descending
+                             else "leave out `by`: the numbers already come smallest first")
+            else:
+                source = self.expr(node.source, scope, ctx)
+                item = source.ty.item if isinstance(source.ty, (T.ListT, T.SetT)) else T.ANY
+                if not isinstance(source.ty, (T.ListT, T.SetT)) and source.ty != T.ANY:
+                    self.err(node.source.span, "E0316", f"cannot go through {source.ty.show()}: it is not a list")
             with scope.push():
                 scope.declare(node.var, item)
                 where = self.cond(node.where, scope, ctx) if node.where else None
                 narrow = self.narrowing(node.where, scope, ctx) if node.where else {}
                 with scope.push(narrow):
-                    by = self.sort_key(node.by, "for", scope, ctx) if node.by else None
+                    # A counted loop's `by` is E0341 already: its key is not also checked.
+                    sorted_by = node.by if not isinstance(node.source, n.CountRange) else None
+                    by = self.sort_key(sorted_by, "for", scope, ctx) if sorted_by else None
                     if by is not None and node.by is not None and not isinstance(by.ty, T.Num) \
                             and by.ty not in (T.ANY, T.TEXT):
                         self.err(node.by.span, "E0328", f"cannot sort by {by.ty.show()}",

@@ -226,6 +226,8 @@ class Emitter:
                 w.line("else:")
                 with w.indent():
                     self.stmts(s.otherwise)
+        elif isinstance(s, ir.For) and isinstance(s.source, ir.CountRange):
+            self.count(s, s.source)
         elif isinstance(s, ir.For):
             v = names.local(s.var)
             cond = f" if {self.ex(s.where)}" if s.where is not None else ""
@@ -266,6 +268,26 @@ class Emitter:
             w.line(f"raise {self.rt('OrderFailed')}({self.ex(s.text)})", s.line)
         else:
             raise AssertionError(f"cannot emit {s!r}")
+
+    def count(self, s: ir.For, source: ir.CountRange) -> None:
+        """A counted loop: Python's `range` reads both bounds once, as the rules say."""
+        high = source.high
+        if isinstance(high, ir.Const) and type(high.value) is int:
+            stop = str(high.value + 1)
+        elif isinstance(high, ir.BinOp) and high.op == "-" and isinstance(high.right, ir.Const) \
+                and type(high.right.value) is int and high.right.value == 1:
+            stop = self.ex(high.left)  # `1..size(L) - 1` is `range(1, len(L))`, as one writes it by hand
+        else:
+            stop = f"{self.sub(high, _PREC['+'], False)} + 1"
+        self.w.line(f"for {names.local(s.var)} in range({self.ex(source.low)}, {stop}):", s.line)
+        with self.w.indent():
+            if s.where is None:
+                self.stmts(s.body)
+                return
+            # The condition is asked at the start of each round, so it sees what earlier rounds changed.
+            self.w.line(f"if {self.ex(s.where)}:", s.where.line)
+            with self.w.indent():
+                self.stmts(s.body)
 
     def assign(self, s: ir.Assign) -> None:
         t = s.target

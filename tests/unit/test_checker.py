@@ -201,6 +201,7 @@ CASES: dict[str, Case] = {
     "E0339-text": add('table t(x: text) -> int { "a": 1 }\ndefine f() -> int = t("A")  #!\nphase q { let v = f() }\n',
                       "E0339"),
     "E0340": add("phase q { for each b in Box { let v = [b][-1] } }  #!\n", "E0340", "size(L) - 1"),
+    "E0341": add("phase q { for each i in 1..9 by i descending { news \"{i}\" } }  #!\n", "E0341", "`10 - i`"),
     "W0205": Case("W0205", BASE.replace("  cost money(n)\n", "  cost price(n)  #!\n", 1)
                   + "table price(k: int) -> money { 1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 7: 2, 8: 2, 9: 2 }\n",
                   hint="limit `n`"),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulesdsl.diagnostics import Diagnostic
 from tests.unit.rulestools import BASE, BASE_LINES, check_text, show
 
@@ -280,3 +282,82 @@ def test_a_field_far_from_any_lists_the_fields(tmp_path: Path) -> None:
 def test_fail_outside_an_effect_says_where_it_belongs(tmp_path: Path) -> None:
     d = only(tmp_path, BASE + 'phase q { fail "no" }\n', "E0334")
     assert d.help is not None and "`require" in d.help and "tell p" in d.help
+
+
+# ---------------------------------------------------------------- counted loops
+
+ROUNDS = "world {\n  rounds: int = 3\n  leader: Player?\n  cash_left: money = 0\n}\n"
+
+
+def test_a_counted_loop_takes_int_bounds_of_any_expression(tmp_path: Path) -> None:
+    text = effect("    for each i in 1..size(me.code) where i != n {\n      box.stones += i\n"
+                  '      news "round {i}"\n    }') + ROUNDS + (
+        "phase q {\n  for each r in world.rounds - 2..world.rounds * 2 {\n"
+        "    for each k in r..12 where world.leader != none { world.leader.moves += k - r }\n"
+        '    if chance(50, "luck") { news "{r}" }\n  }\n}\n')
+    assert diagnostics(tmp_path, text) == []
+
+
+@pytest.mark.parametrize("loop, underlined, message", [
+    ("for each i in 1..world.cash_left { }", "world.cash_left",
+     "the last number of `A..B` should be int, but this is money"),
+    ("for each i in 1.5..3 { }", "1.5", "the first number of `A..B` should be int, but this is number"),
+    ('for each i in "a"..3 { }', '"a"', "the first number of `A..B` should be int, but this is text"),
+    ("for each i in 1..size(Box) / 2 { }", "size(Box) / 2",
+     "the last number of `A..B` should be int, but this is decimal"),
+    ("for each i in 1..world.leader { }", "world.leader",
+     "the last number of `A..B` should be int, but this is Player?"),
+    ("for each i in 1..3 where i { }", "i {", "a condition should be bool, but this is int"),
+    ("for each i in 1..3 { world.leader = i }", "i }", "the new value should be Player?, but this is int"),
+])
+def test_a_counted_loop_with_a_wrong_type_is_E0301_where_it_is(tmp_path: Path, loop: str, underlined: str,
+                                                                 message: str) -> None:
+    line = f"phase q {{ {loop} }}"
+    d = only(tmp_path, BASE + ROUNDS + line + "\n", "E0301")
+    col = line.index(underlined) + 1
+    width = len(underlined.removesuffix(" {").removesuffix(" }"))
+    assert (d.span.line, d.span.col, d.span.end_col) == (FIRST + 5, col, col + width), d
+    assert d.message == message
+
+
+def test_a_counted_loop_bound_that_may_be_none_says_to_check_it(tmp_path: Path) -> None:
+    text = BASE + "thing Bag keyed by code { size: int? }\ndata Bag(code, size) { X: 2 }\n" \
+        "phase q { for each b in Bag { for each i in 1..b.size { b.size = i } } }\n"
+    d = only(tmp_path, text, "E0301")
+    assert (d.span.line, d.span.col) == (FIRST + 2, text.splitlines()[FIRST + 1].index("b.size {") + 1)
+    assert d.help == "this may be none: check it first with `if b.size != none { ... }`"
+
+
+def test_the_variable_of_a_counted_loop_is_a_local_of_its_body(tmp_path: Path) -> None:
+    d = only(tmp_path, BASE + 'phase q {\n  for each i in 1..3 { }\n  news "{i}"\n}\n', "E0309")
+    assert (d.span.line, d.span.col) == (FIRST + 2, 10)
+
+
+@pytest.mark.parametrize("loop, hint", [
+    ("for each i in 1..12 by i descending { }", "to count down, use `13 - i` in the body"),
+    ("for each i in 2..size(Box) - 1 by i descending { }", "to count down, use `size(Box) - 1 + 2 - i` in the body"),
+    ("for each i in 1..12 by i { }", "leave out `by`: the numbers already come smallest first"),
+    # The key is not also checked: one mistake, one diagnostic.
+    ("for each i in 1..12 by nonsense descending { }", "to count down, use `13 - i` in the body"),
+])
+def test_a_counted_loop_cannot_be_sorted(tmp_path: Path, loop: str, hint: str) -> None:
+    line = f"phase q {{ {loop} }}"
+    d = only(tmp_path, BASE + line + "\n", "E0341")
+    assert (d.span.line, d.span.col) == (FIRST, line.index(" by ") + 5)
+    assert d.message == "a counted loop cannot be sorted: it counts up from the first number to the last"
+    assert d.help is not None and d.help.startswith(hint), d.help
+
+
+def test_run_inside_a_counted_loop_is_refused_as_in_any_loop(tmp_path: Path) -> None:
+    loop = "phase putting {\n  for each i in 1..2 {\n    run put\n  }\n}\n"
+    text = BASE.replace("phase putting: run put\n", loop, 1)
+    d = only(tmp_path, text, "E0417")
+    assert (d.span.line, d.span.col) == (BASE.count("\n", 0, BASE.index("phase putting")) + 3, 5)
+
+
+def test_a_counted_loop_draws_at_random_where_its_statements_may(tmp_path: Path) -> None:
+    # Statements stand in phases, procedures and effects, which all may draw: so may a counted loop,
+    # in its bounds and its body.
+    text = effect('    for each i in 1..n {\n      if chance(10 * i, "luck") { box.stones += 1 }\n    }') + (
+        'procedure p() {\n  for each i in 1..roll(6, "dice") { news "{i}" }\n}\nphase q { p() }\n')
+    assert diagnostics(tmp_path, text) == []
