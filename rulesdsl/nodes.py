@@ -184,6 +184,7 @@ class For(Stmt):
     by: Expr | None
     descending: bool
     body: tuple[Stmt, ...]
+    by_span: Span | None = None  # `by KEY [descending]`, keywords included
 
 
 @dataclass(frozen=True)

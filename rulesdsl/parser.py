@@ -494,7 +494,7 @@ class _Builder(Transformer[Any, Any]):
     def for_stmt(self, meta: Any, var: Token, source: n.Expr, where: n.Expr | None,
                  by: tuple[n.Expr, bool] | None, body: tuple[n.Stmt, ...]) -> n.For:
         return n.For(self.span(meta), str(var), source, where, by[0] if by else None,
-                     by[1] if by else False, body)
+                     by[1] if by else False, body, by[2] if by else None)
 
     @v_args(meta=True, inline=True)
     def count_range(self, meta: Any, low: n.Expr, high: n.Expr) -> n.CountRange:
@@ -536,9 +536,9 @@ class _Builder(Transformer[Any, Any]):
     def where(self, e: n.Expr) -> n.Expr:
         return e
 
-    @v_args(inline=True)
-    def order_by(self, e: n.Expr, desc: Any = None) -> tuple[n.Expr, bool]:
-        return (e, desc is not None)
+    @v_args(meta=True, inline=True)
+    def order_by(self, meta: Any, e: n.Expr, desc: Any = None) -> tuple[n.Expr, bool, Span]:
+        return (e, desc is not None, self.span(meta))
 
     def descending(self, _: list[Any]) -> bool:
         return True

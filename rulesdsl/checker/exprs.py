@@ -1044,8 +1044,8 @@ class ExprChecker:
                 source = self.count_range(node.source, scope, ctx)
                 item = T.INT
                 if node.by is not None:
-                    self.err(node.by.span, "E0341", "a counted loop cannot be sorted: it counts up from the first "
-                             "number to the last",
+                    self.err(node.by_span or node.by.span, "E0341",
+                             "a counted loop cannot be sorted: it counts up from the first number to the last",
                              help=self._count_down_hint(node.source, node.var) if node.descending
                              else "leave out `by`: the numbers already come smallest first")
             else:

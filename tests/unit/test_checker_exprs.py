@@ -343,7 +343,9 @@ def test_the_variable_of_a_counted_loop_is_a_local_of_its_body(tmp_path: Path) -
 def test_a_counted_loop_cannot_be_sorted(tmp_path: Path, loop: str, hint: str) -> None:
     line = f"phase q {{ {loop} }}"
     d = only(tmp_path, BASE + line + "\n", "E0341")
-    assert (d.span.line, d.span.col) == (FIRST, line.index(" by ") + 5)
+    # The whole `by KEY [descending]` is underlined: that is what to take out.
+    start, end = line.index(" by ") + 2, line.index(" { }") + 1
+    assert (d.span.line, d.span.col, d.span.end_col) == (FIRST, start, end)
     assert d.message == "a counted loop cannot be sorted: it counts up from the first number to the last"
     assert d.help is not None and d.help.startswith(hint), d.help
 

@@ -419,13 +419,16 @@ def test_a_counted_loop_reads_two_bounds_of_any_expression() -> None:
 
 
 def test_a_counted_loop_keeps_its_by_for_the_checker_to_refuse() -> None:
-    module = parse_ok("phase q { for each i in 1..world.rounds by i descending { } }\n")
+    text = "phase q { for each i in 1..world.rounds by i descending { } }\n"
+    module = parse_ok(text)
     phase = module.decls[0]
     assert isinstance(phase, n.PhaseDecl)
     loop = phase.body[0]
     assert isinstance(loop, n.For) and isinstance(loop.source, n.CountRange)
     assert isinstance(loop.source.high, n.Attr) and loop.source.high.name == "rounds"
     assert isinstance(loop.by, n.Name) and loop.descending
+    by = text.index("by i descending")
+    assert loop.by_span is not None and (at(loop.by_span), loop.by_span.end_col) == ((1, by + 1), by + 16)
 
 
 @pytest.mark.parametrize("text, col", [
