@@ -492,7 +492,7 @@ class _Builder(Transformer[Any, Any]):
 
     @v_args(meta=True, inline=True)
     def for_stmt(self, meta: Any, var: Token, source: n.Expr, where: n.Expr | None,
-                 by: tuple[n.Expr, bool] | None, body: tuple[n.Stmt, ...]) -> n.For:
+                 by: tuple[n.Expr, bool, Span] | None, body: tuple[n.Stmt, ...]) -> n.For:
         return n.For(self.span(meta), str(var), source, where, by[0] if by else None,
                      by[1] if by else False, body, by[2] if by else None)
 
@@ -598,13 +598,13 @@ class _Builder(Transformer[Any, Any]):
 
     @v_args(meta=True, inline=True)
     def comprehension(self, meta: Any, name: Token, body: n.Expr, var: Token, source: n.Expr,
-                      where: n.Expr | None, by: tuple[n.Expr, bool] | None) -> n.Comprehension:
+                      where: n.Expr | None, by: tuple[n.Expr, bool, Span] | None) -> n.Comprehension:
         return n.Comprehension(self.span(meta), str(name), self.tspan(name), body, str(var), source,
                                where, by[0] if by else None, by[1] if by else False)
 
     @v_args(meta=True, inline=True)
     def list_comp(self, meta: Any, body: n.Expr, var: Token, source: n.Expr, where: n.Expr | None,
-                  by: tuple[n.Expr, bool] | None) -> n.Comprehension:
+                  by: tuple[n.Expr, bool, Span] | None) -> n.Comprehension:
         span = self.span(meta)
         return n.Comprehension(span, "list", span, body, str(var), source, where,
                                by[0] if by else None, by[1] if by else False)
