@@ -956,6 +956,10 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
     label = _example_label(err)
     what = f"`{tok}`"
     accepts = set(err.accepts or err.expected)
+    if {"..", "{"} <= _literals(accepts):
+        # After `for each x in SOURCE` any source could still become `A..B`; a loop over a list is the
+        # common case, and it misses its `{`, `where` or `by`, not a `..`.
+        accepts -= {name for name in accepts if _literals({name}) == {".."}}
     message = f"unexpected {what}"
     hint: str | None = f"expected {_describe(accepts)}"
     prev = before[-1] if before else None

@@ -441,3 +441,9 @@ def test_a_range_outside_a_counted_loop_says_where_it_belongs(text: str, col: in
     assert (d.code, at(d.span)) == ("E0103", (1, col))
     assert d.message == "unexpected `..`: `A..B` counts only in a loop, `for each i in A..B`"
     assert d.help is not None and "`[1, 2, 3]`" in d.help
+
+
+def test_a_list_loop_without_its_block_is_not_offered_a_range() -> None:
+    # Any source could still grow into `A..B`, but a loop over a list misses its `{`, `where` or `by`.
+    d = parse_error('phase q { for each p in players news "x" }')
+    assert (d.message, d.help) == ("unexpected `news`", "expected `by`, `where`, `{`")
