@@ -58,6 +58,7 @@ def policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
                 env.diags.error(s.span, "E0402", f"the header must hold `{{{need}}}` to know who writes",
                                 help='like `header "{account}", "{code}"`: the account number, then the '
                                      "player's code")
+            _game_in_header(env, module, s)
         elif s.kind == "budget":
             fd = env.player_fields.get(s.name)
             if fd is None or not isinstance(fd.ty, T.Num) or fd.ty.unit:
@@ -89,6 +90,74 @@ def policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
                                 help=suggest(s.name, env.player_fields))
             pay = s.name
     return ir.OrderPolicy(header, budget, start, plus, limit, new_limit, pay, tuple(groups))
+
+
+# What ends the word that holds `{game}` in a header line: the separators of a syntax, or a placeholder.
+_WORD_END = frozenset(" \t,{}")
+
+
+def _game_in_header(env: Env, module: n.Module, s: n.OrdersSetting) -> None:
+    """E0422 where the header writes the game otherwise than the `game` setting names it.
+
+    The game is named once, by `game "CO-{number}"`; a header line writes it as `CO-{game}` (the word
+    holding `{game}` is the setting with `{game}` for `{number}`) or asks for the number alone with a bare
+    `{game}` word. Any other text joined to `{game}` would have players who write the game their
+    reports name refused, every one of them.
+    """
+    if not any("{game}" in line for line in s.strings):
+        return
+    ruleset = next((d for d in module.decls if isinstance(d, n.RulesetDecl)), None)
+    setting = next((x for x in ruleset.settings if x.name == "game"), None) if ruleset is not None else None
+    if setting is None or not isinstance(setting.value, str):
+        return  # without a `game` setting the game is its number: the header's text is the only name it has
+    named = setting.value
+    written = named.replace("{number}", "{game}")
+    fixed, wrong = [], []
+    for line in s.strings:
+        out = line
+        for start, end in reversed(_game_words(line)):
+            word = line[start:end]
+            if word == "{game}" or _ascii_fold(word) == _ascii_fold(written):
+                continue
+            wrong.append(word)
+            out = out[:start] + written + out[end:]
+        fixed.append(out)
+    if not wrong:
+        return
+    word = wrong[0]
+    notes = [f"the `game` setting is at {setting.span}"]
+    if "{number}" not in named:
+        env.diags.error(s.span, "E0422", f"the header writes the game as \"{word}\", but the game is named "
+                        f"\"{named}\" (the `game` setting), which holds no `{{number}}` for `{{game}}` to be",
+                        help=f'write `game "{word.replace("{game}", "{number}")}"` in the `ruleset` header, '
+                             "or leave `{game}` out of the header", notes=notes)
+        return
+    header = ", ".join(f'"{line}"' for line in fixed)
+    env.diags.error(s.span, "E0422", f"the header writes the game as \"{word}\", but the `game` setting names it "
+                    f"\"{named}\": players who write the game as their reports name it would all be refused",
+                    help=f"write `header {header}`, or, if the header is right, "
+                         f'`game "{word.replace("{game}", "{number}")}"`', notes=notes)
+
+
+def _game_words(line: str) -> list[tuple[int, int]]:
+    """Where each word that holds `{game}` starts and ends: up to a space, a comma or another placeholder,
+    as the words of a syntax are separated."""
+    out = []
+    at = line.find("{game}")
+    while at >= 0:
+        start, end = at, at + len("{game}")
+        while start > 0 and line[start - 1] not in _WORD_END:
+            start -= 1
+        while end < len(line) and line[end] not in _WORD_END:
+            end += 1
+        out.append((start, end))
+        at = line.find("{game}", at + 1)
+    return out
+
+
+def _ascii_fold(text: str) -> str:
+    """Header lines are read ignoring ASCII case only."""
+    return "".join(c.lower() if c.isascii() else c for c in text)
 
 
 def _decimal_arg(env: Env, a: n.ArgDecl, span: Span) -> None:

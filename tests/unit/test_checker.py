@@ -234,6 +234,9 @@ CASES: dict[str, Case] = {
     "E0421": add('order one "P,A,{n}"  #!\n{ n: 1..5 }\nphase q: run one\n', "E0421", "declare `one` before `put`"),
     "E0421-same-syntax": add('order again "p,{b},{k}"  #!\n{\n b: Box\n k: 2..3\n}\nphase q: run again\n', "E0421"),
     "E0421-wider-comma": add('order again "p, {b}, {k}"  #!\n{\n b: Box\n k: 2..3\n}\nphase q: run again\n', "E0421"),
+    "E0422": Case("E0422", BASE.replace('version "1" turn "turn"', 'version "1" turn "turn" game "T-{number}"', 1)
+                  .replace('  header "{account}", "{code}"\n', '  header "X-{game}", "{account}", "{code}"  #!\n', 1),
+                  hint='write `header "T-{game}", "{account}", "{code}"`'),
     "E0405-list": add('order o2 "O,{x}" { x: list of text }  #!\nphase q: run o2\n', "E0405"),
     "E0411": Case("E0411", BASE.replace("  pay from cash\n", "", 1).replace("  cost money(n)\n",
                                                                             "  cost money(n)  #!\n", 1)),

@@ -93,3 +93,53 @@ def test_never_used_and_never_run_underline_the_declared_name(tmp_path: Path) ->
     assert spans["W0101"] == (marked_line(text), 8, 13), show(got)
     order_line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith("order put"))
     assert spans["W0102"] == (order_line, 7, 10), show(got)
+
+
+# ---------------------------------------------------------------- the game is named once (E0422)
+
+def _with_game(game: str, header: str) -> str:
+    text = BASE.replace('ruleset "T" { version "1" turn "turn" }',
+                        f'ruleset "T" {{ version "1" turn "turn" {game} }}'.replace("  ", " "), 1)
+    return text.replace('  header "{account}", "{code}"\n', f"  header {header}  #!\n", 1)
+
+
+def test_a_header_that_writes_the_game_otherwise_than_its_name_writes_the_right_header(tmp_path: Path) -> None:
+    text = _with_game('game "NC-{number}"', '"CO-{game}", "{account}", "{code}"')
+    d = only(tmp_path, text, "E0422")
+    assert d.message == ('the header writes the game as "CO-{game}", but the `game` setting names it '
+                         '"NC-{number}": players who write the game as their reports name it would all be refused')
+    assert d.help == ('write `header "NC-{game}", "{account}", "{code}"`, or, if the header is right, '
+                      '`game "CO-{number}"`')
+    assert d.notes and d.notes[0].startswith("the `game` setting is at ") and d.notes[0].endswith("t.rules:1:39")
+
+
+def test_the_hint_changes_only_the_word_that_holds_the_game(tmp_path: Path) -> None:
+    text = _with_game('game "NC-{number}"', '"Game: X{game}/2, {account}", "{code}"')
+    d = only(tmp_path, text, "E0422")
+    assert d.help is not None and d.help.startswith('write `header "Game: NC-{game}, {account}", "{code}"`')
+
+
+def test_the_game_written_as_its_name_or_bare_is_clean(tmp_path: Path) -> None:
+    for game, header in [('game "NC-{number}"', '"NC-{game}", "{account}", "{code}"'),
+                         ('game "NC-{number}"', '"nc-{game}", "{account}", "{code}"'),  # read in either case
+                         ('game "NC-{number}"', '"Game {game}", "{account}", "{code}"'),  # the number alone
+                         ('game "NC-{number}"', '"{game},{account}", "{code}"'),
+                         ('game "NC-{number}"', '"G NC-{game} {account}", "{code}"'),
+                         ('game "[{number}]"', '"[{game}]", "{account}", "{code}"'),
+                         ('', '"SL-{game}", "{account}", "{code}"'),  # no name: the header's is the only one
+                         ('game "Covert"', '"{account}", "{code}"')]:
+        text = _with_game(game, header).replace("  #!", "")
+        checked = check_text(tmp_path, text)
+        assert not checked.diagnostics, (game, header, show(checked.diagnostics))
+
+
+def test_a_game_name_without_its_number_cannot_be_in_the_header(tmp_path: Path) -> None:
+    d = only(tmp_path, _with_game('game "Covert"', '"CO-{game}", "{account}", "{code}"'), "E0422")
+    assert "holds no `{number}`" in d.message
+    assert d.help == 'write `game "CO-{number}"` in the `ruleset` header, or leave `{game}` out of the header'
+
+
+def test_every_line_and_word_with_the_game_is_checked(tmp_path: Path) -> None:
+    text = _with_game('game "NC-{number}"', '"NC-{game}", "{account} X{game}", "{code}"')
+    d = only(tmp_path, text, "E0422")
+    assert d.help is not None and d.help.startswith('write `header "NC-{game}", "{account} NC-{game}", "{code}"`')
