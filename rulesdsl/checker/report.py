@@ -44,12 +44,13 @@ TemplateLoader = Callable[[str], "tuple[str, str] | None"]
 def plain_file_name(name: str) -> bool:
     """A template is named by a plain file name: `rulesdsl new` copies the ruleset and its templates into
     the game's flat rules/ folder, so a folder in the name (`../x.j2`, `/srv/x.j2`, `sub/x.j2`) would name
-    a file the game either never copies or copies somewhere the ruleset no longer finds it."""
-    return name not in ("", ".", "..") and not any(c in name for c in "/\\\x00")
+    a file the game either never copies or copies somewhere the ruleset no longer finds it. Game folders
+    need POSIX (fcntl), where a backslash is a character of a file name like any other."""
+    return name not in ("", ".", "..") and "/" not in name and "\x00" not in name
 
 
 def _plain_hint(name: str) -> str:
-    last = name.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    last = name.rstrip("/").rsplit("/", 1)[-1]
     plain = last if plain_file_name(last) else "NAME.report.j2"
     return f'move the template next to the .rules file and name it plainly: `template "{plain}"`'
 
