@@ -13,6 +13,7 @@ from rulesdsl import __version__
 from rulesdsl.compiler import check_path, compile_path
 from rulesdsl.diagnostics import CompileError, render_json, render_text
 from rulesdsl.game.folder import GameError, GameFolder, TurnResult
+from rulesdsl.game.names import report_base
 
 _TRACEBACK = "RULESDSL_TRACEBACK"
 
@@ -75,9 +76,17 @@ def cmd_new(args: argparse.Namespace) -> int:
     game = folder.load_game()
     # The game is made: as for a turn, a summary that cannot be printed does not make the command fail.
     try:
+        start = folder.turns_dir / "turn-000"
+        reports = [(p.name, start / "reports" / f"{report_base(p.account, p.name)}.txt") for p in game.all_players]
+        reports = [(name, path) for name, path in reports if path.is_file()]
         print(f"{game.spec.title} {game.meta.get('id', '')}: a new game in {args.gamedir} "
               f"with {len(game.all_players)} players.")
-        print(f"  starting state: {Path(args.gamedir) / 'turns' / 'turn-000' / 'state.yaml'}")
+        print(f"{args.gamedir}: {len(reports)} starting report(s), turn 0:")
+        for name, path in reports:
+            print(f"  {path}  ({name})")
+        print(f"  starting state: {start / 'state.yaml'}")
+        if args.show:
+            _show_report(args.show, reports)
         if sys.stdout is not None:  # None when started with file descriptor 1 closed
             sys.stdout.flush()
     except Exception as e:
@@ -125,6 +134,16 @@ def _print_turn(args: argparse.Namespace, result: TurnResult) -> None:
             sys.stdout.write(path.read_text(encoding="utf-8"))
 
 
+def _show_report(show: str, reports: list[tuple[str, Path]]) -> None:
+    """Prints the report of the player named `show`, by account number or by name."""
+    wanted = [p for n, p in reports if show in (n, p.name.split("-", 1)[0])]
+    if not wanted:
+        print(f"warning: no report for {show}", file=sys.stderr)
+    for path in wanted:
+        print()
+        sys.stdout.write(path.read_text(encoding="utf-8"))
+
+
 def _why(e: Exception) -> str:
     return str(e.strerror if isinstance(e, OSError) and e.strerror else e)
 
@@ -167,6 +186,7 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("gamedir")
     n.add_argument("--scenario")
     n.add_argument("--seed", type=int)
+    n.add_argument("--show", help="print the starting report of this account (or player name)")
     n.set_defaults(func=cmd_new)
     t = sub.add_parser("turn", help="process the next turn from the players' order files")
     t.add_argument("gamedir")

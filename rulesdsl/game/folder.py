@@ -4,7 +4,8 @@ Layout of GAMEDIR:
     game.yaml                 which ruleset (a copy lives in rules/), made once by `new`
     rulesdsl.lock             locked (fcntl.flock) by a `turn` from start to end: one turn at a time
     rules/                    the ruleset and its templates, as the game was started with them
-    turns/turn-000/state.yaml the starting state
+    turns/turn-000/           the starting state.yaml, and reports/ (each player's starting position,
+                              written as a turn writes its reports)
     turns/turn-NNN/           one folder per processed turn (NNN: three digits or more): orders/ (the
                               submissions byte for byte as received, as NN-name), received.sha256 (the
                               sha256 of each), reports/ (ACCOUNT-name.txt per player, and its data as
@@ -34,7 +35,7 @@ from rulesdsl.game import yamlio
 from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, lock_new_staging, remove_abandoned, write_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.names import order_file, report_base
-from rulesdsl.runtime.core import RulesError
+from rulesdsl.runtime.core import PlayerBase, RulesError
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.report import render, report_data, validate_report
 from rulesdsl.runtime.spec import RulesetSpec
@@ -279,6 +280,11 @@ class GameFolder:
                 staging.mkdir("turns")
                 staging.mkdir(f"turns/{turn_name(0)}")
                 staging.write(f"turns/{turn_name(0)}/state.yaml", yaml_bytes(dump(game)))
+                # Players see where they start before their first orders. The game is read back as a turn
+                # reads it, so these reports are what turn 1 starts from.
+                started = cls(staging.path).load_game()
+                write_reports(started, [p for p in started.all_players if p.active], staging,
+                              f"turns/{turn_name(0)}/reports", "the game was not made")
                 if root.exists():
                     root.rmdir()
                 staging.commit()
@@ -379,24 +385,9 @@ class GameFolder:
                 staging.write(f"orders/{name}", m.data)
                 record.append(f"{m.sha256}  orders/{name}\n")
             staging.write(RECEIVED, "".join(record).encode("ascii"))
-            staging.mkdir("reports")
-            for p in game.all_players:
-                if not p.active and not game.turns[p._key].was_active:
-                    continue
-                try:
-                    data = report_data(game, p)
-                    validate_report(game.spec, data)
-                    text = render(game.spec, data)
-                except RulesError as e:
-                    raise GameError(f"the turn was not processed, and the game is as it was: {e}") from None
-                except Exception as e:
-                    raise GameError(f"the turn was not processed, and the game is as it was: the report of "
-                                    f"{p.name} failed: {e}") from None
-                base = report_base(p.account, p.name)
-                path = staging.write(f"reports/{base}.txt", text.encode("utf-8"))
-                staging.write(f"reports/{base}.json",
-                              (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
-                result.reports.append((p.name, path))
+            players = [p for p in game.all_players if p.active or game.turns[p._key].was_active]
+            result.reports = write_reports(game, players, staging, "reports",
+                                           "the turn was not processed, and the game is as it was")
             news = [f"{game.spec.title} {game.meta.get('id', '')}: news of {game.spec.turn_unit} {turn}", ""]
             news += [f"  {item}" for item in game.news_items()] or [f"  A quiet {game.spec.turn_unit}."]
             result.news = staging.write("news.txt", ("\n".join(news) + "\n").encode("utf-8"))
@@ -411,6 +402,29 @@ class GameFolder:
             staging.discard()
             raise
         return result
+
+
+def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folder: str,
+                  failed: str) -> list[tuple[str, Path]]:
+    """Each player's report, its text (ACCOUNT-name.txt) and its data (.json), into `folder` of the staging
+    folder; returns (player name, path once committed). A report that fails stops it all: `failed` says
+    what that leaves undone, as the error's first words."""
+    staging.mkdir(folder)
+    written = []
+    for p in players:
+        try:
+            data = report_data(game, p)
+            validate_report(game.spec, data)
+            text = render(game.spec, data)
+        except RulesError as e:
+            raise GameError(f"{failed}: {e}") from None
+        except Exception as e:
+            raise GameError(f"{failed}: the report of {p.name} failed: {e}") from None
+        base = report_base(p.account, p.name)
+        path = staging.write(f"{folder}/{base}.txt", text.encode("utf-8"))
+        staging.write(f"{folder}/{base}.json", (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+        written.append((p.name, path))
+    return written
 
 
 def _missing_parents(root: Path) -> list[Path]:

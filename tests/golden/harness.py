@@ -1,4 +1,4 @@
-"""Golden scenario folders -> played games: every turn's reports and news, as text."""
+"""Golden scenario folders -> played games: the starting reports, every turn's reports and news, as text."""
 
 from __future__ import annotations
 
@@ -30,6 +30,15 @@ class Scenario:
 def scenarios(ruleset: str) -> list[Scenario]:
     base = GOLDEN / ruleset
     return [Scenario(ruleset, p.name, p) for p in sorted(base.iterdir()) if (p / "scenario.yaml").is_file()]
+
+
+def start(s: Scenario, game_dir: Path) -> Iterator[tuple[str, str]]:
+    """Starts a scenario's game; yields (output name, text) for every starting report (turn 0), in the
+    order of their file names."""
+    rules = ROOT / "rulesets" / f"{s.ruleset}.rules"
+    folder = GameFolder.create(rules, game_dir, s.folder / "scenario.yaml", None)
+    for path in sorted((folder.turns_dir / "turn-000" / "reports").glob("*.txt")):
+        yield path.stem, path.read_text(encoding="utf-8")
 
 
 def play(s: Scenario, game_dir: Path) -> Iterator[tuple[int, str, str]]:

@@ -3,6 +3,7 @@ nothing written; the same game played twice gives the same bytes."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -10,8 +11,11 @@ from typing import Any
 import pytest
 import yaml
 
+from rulesdsl.cli import main
 from rulesdsl.game.folder import GameError, GameFolder
-from tests.unit.rulestools import COVERT, ROOT, file_tree
+from rulesdsl.game.names import report_base
+from rulesdsl.runtime.report import render, report_data
+from tests.unit.rulestools import BASE, COVERT, ROOT, file_tree, write_ruleset
 
 PLAYERS = '''players:
   - {name: Ann, account: "1", code: A1}
@@ -275,3 +279,55 @@ def test_decimals_go_through_scenario_and_state_exactly(tmp_path: Path) -> None:
     assert state["players"][0]["score"] == "29/60"  # 3/20 + 1/3, exactly
     assert (result.folder / "reports" / "1-x.txt").read_text(encoding="utf-8") == "1.75\n"
     assert folder.load_game().turn == 1  # the state file with decimals reads back
+
+
+# ---------------------------------------------------------------- the starting reports (turn 0)
+
+def test_new_writes_every_players_starting_report_as_a_turn_writes_it(started: Path) -> None:
+    # Players see their position before their first orders: turn-000/reports/ holds, for each player, the
+    # text and its data, under the names and in the form a turn's reports/ has.
+    game = GameFolder(started).load_game()
+    reports = started / "turns" / "turn-000" / "reports"
+    assert sorted(p.name for p in reports.iterdir()) == ["1-ann.json", "1-ann.txt", "2-bob.json", "2-bob.txt",
+                                                          "3-cid.json", "3-cid.txt"]
+    for p in game.all_players:
+        data = report_data(game, p)
+        base = report_base(p.account, p.name)
+        assert (reports / f"{base}.json").read_text(encoding="utf-8") == \
+            json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        assert (reports / f"{base}.txt").read_text(encoding="utf-8") == render(game.spec, data)
+        assert data["game"]["turn"] == 0 and data["player"]["code"] == p.code
+
+
+def test_a_starting_report_that_fails_makes_no_game(tmp_path: Path) -> None:
+    # The starting report runs the ruleset's report code: if it fails, nothing is left half made.
+    rules = write_ruleset(tmp_path / "rules", BASE.replace("  cash = me.cash\n",
+                                                           "  cash = me.cash\n  per_move = me.cash div me.moves\n"),
+                          "Cash {{ cash }} {{ per_move }}\n")
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(PLAYERS, encoding="utf-8")
+    parent = tmp_path / "games"
+    with pytest.raises(GameError) as info:
+        GameFolder.create(rules, parent / "game", scenario, None)
+    assert str(info.value).startswith("the game was not made: "), info.value
+    assert "t.rules:29" in str(info.value)  # the report line that failed
+    assert not parent.exists()
+
+
+def test_new_lists_the_starting_reports_and_shows_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(PLAYERS, encoding="utf-8")
+    game = tmp_path / "game"
+    assert main(["new", str(COVERT), str(game), "--scenario", str(scenario), "--show", "2"]) == 0
+    out = capsys.readouterr().out
+    reports = game / "turns" / "turn-000" / "reports"
+    assert f"  {reports / '1-ann.txt'}  (Ann)\n  {reports / '2-bob.txt'}  (Bob)\n" in out
+    assert out.endswith("\n\n" + (reports / "2-bob.txt").read_text(encoding="utf-8"))
+    assert "Position:          Bob" in out and "Position:          Ann" not in out
+
+
+def test_new_warns_when_there_is_no_report_to_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(PLAYERS, encoding="utf-8")
+    assert main(["new", str(COVERT), str(tmp_path / "game"), "--scenario", str(scenario), "--show", "Zed"]) == 0
+    assert capsys.readouterr().err == "warning: no report for Zed\n"
