@@ -67,10 +67,10 @@ def test_the_engine_says_which_game_each_submission_names(tmp_path: Path) -> Non
                              None]
 
 
-def test_the_game_a_header_names_is_shown_escaped(tmp_path: Path) -> None:
+def test_a_game_line_too_long_to_read_names_no_game(tmp_path: Path) -> None:
     g = _game(tmp_path)
     g.process_turn([("a.txt", "CO-1\u00e9" + "9" * 2000 + "\n1\n2\n"), ("b.txt", "CO-17\u00e9\n1\n2\n")])
-    # A line too long to read names no game; what does is shown as the engine shows all it echoes.
+    # A line too long to read names no game; a readable one is named as written, letters of any script kept.
     assert g.games_named == [None, ("CO-17\u00e9", False)]
 
 
