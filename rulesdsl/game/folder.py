@@ -37,6 +37,7 @@ from rulesdsl.game.errors import GameError
 from rulesdsl.game.names import order_file, report_base
 from rulesdsl.runtime.core import PlayerBase, RulesError
 from rulesdsl.runtime.engine import Game
+from rulesdsl.runtime.orders import shown
 from rulesdsl.runtime.report import render, report_data, validate_report
 from rulesdsl.runtime.spec import RulesetSpec
 from rulesdsl.runtime.state import StateError, dump, load, new_game
@@ -363,7 +364,7 @@ class GameFolder:
             # Every header that names a game names another one: most likely that game's mail, given here.
             others: dict[str, list[str]] = {}
             for path, (other, _) in named:
-                others.setdefault(other, []).append(str(path))
+                others.setdefault(other, []).append(shown(str(path)))  # a file name may hold any character
             listed = []
             for other, paths in others.items():
                 more = f" and {len(paths) - 10} more" if len(paths) > 10 else ""

@@ -149,3 +149,12 @@ def test_the_refusal_names_ten_files_of_a_game_and_counts_the_rest(started: Path
     message = str(refused.value)
     assert f"{mail[9]} and 1 more are for game CO-176; {mail[11]} is for game CO-9;" in message, message
     assert str(mail[10]) not in message
+
+
+def test_the_refusal_shows_a_file_name_with_its_control_characters_escaped(started: Path, tmp_path: Path) -> None:
+    folder = GameFolder(_copy(started, tmp_path))
+    odd = tmp_path / "a\x1b[2Jb\nc.txt"
+    odd.write_text("CO-176\n1\n2\n", encoding="utf-8")
+    with pytest.raises(GameError) as refused:
+        folder.process_turn([odd])
+    assert f"{tmp_path}/a<U+001B>[2Jb<U+000A>c.txt is for game CO-176;" in str(refused.value), refused.value
