@@ -270,16 +270,15 @@ class Emitter:
             raise AssertionError(f"cannot emit {s!r}")
 
     def count(self, s: ir.For, source: ir.CountRange) -> None:
-        """A counted loop: Python's `range` reads both bounds once, as the rules say."""
-        high = source.high
-        if isinstance(high, ir.Const) and type(high.value) is int:
-            stop = str(high.value + 1)
-        elif isinstance(high, ir.BinOp) and high.op == "-" and isinstance(high.right, ir.Const) \
-                and type(high.right.value) is int and high.right.value == 1:
-            stop = self.ex(high.left)  # `1..size(L) - 1` is `range(1, len(L))`, as one writes it by hand
+        """A counted loop: both bounds read once, as the rules say. Python's `range` where both are literals;
+        otherwise the runtime's `rounds`, which refuses a loop longer than MAX_ROUNDS (a bound may come
+        from what a player wrote)."""
+        low, high = source.low, source.high
+        if not (_literal_int(low) and _literal_int(high)):
+            self.w.line(f"for {names.local(s.var)} in {self.rt('rounds')}({self.ex(low)}, {self.ex(high)}):", s.line)
         else:
-            stop = f"{self.sub(high, _PREC['+'], False)} + 1"
-        self.w.line(f"for {names.local(s.var)} in range({self.ex(source.low)}, {stop}):", s.line)
+            assert isinstance(high, ir.Const) and isinstance(high.value, int)
+            self.w.line(f"for {names.local(s.var)} in range({self.ex(low)}, {high.value + 1}):", s.line)
         with self.w.indent():
             if s.where is None:
                 self.stmts(s.body)
@@ -672,6 +671,10 @@ def _precedence(e: ir.Expr) -> int:
             and e.value < 0:
         return _PREC["neg"]
     return 9
+
+
+def _literal_int(e: ir.Expr) -> bool:
+    return isinstance(e, ir.Const) and type(e.value) is int
 
 
 def _is_thing(ty: T.Ty) -> bool:

@@ -71,7 +71,8 @@ CAPITALISED = frozenset({
 # family's prefix (checked below). Builtins are those the generated code calls.
 FIXED = CAPITALISED | frozenset({
     "agg_max", "agg_min", "best", "chance", "clamp", "div", "first", "fmt", "index", "intdiv", "interp",
-    "is_alnum", "lookup", "madd", "mget", "mremove", "mset", "ordered", "pick", "remove_item", "roll", "set_add",
+    "is_alnum", "lookup", "madd", "mget", "mremove", "mset", "ordered", "pick", "remove_item", "roll", "rounds",
+    "set_add",
     "shuffle", "to_ceil", "to_floor", "to_round", "truncate", "weighted_pick",
     "abs", "all", "any", "len", "list", "max", "min", "sum",
     "g", "me", "o", "rng", "out", "report_data", "_ruleset", "line_map", "rule_map",

@@ -149,6 +149,24 @@ def first(items: Iterable[Any]) -> Any:
     return None
 
 
+# The most rounds one counted loop may have when its bounds are not literals. A bound can come from what a
+# player wrote (an order argument, or state it set): without a limit, one line could hold the turn for hours.
+MAX_ROUNDS = 100_000
+
+
+class TooManyRounds(OrderFailed):
+    """A counted loop past MAX_ROUNDS. In an order (its checks, cost or effect) the order fails with this
+    reason, like `fail`; anywhere else the turn stops, pointed at the loop's line."""
+
+
+def rounds(low: int, high: int) -> range:
+    """`for each i in low..high`: both bounds read once, at most MAX_ROUNDS rounds."""
+    if high - low >= MAX_ROUNDS:
+        raise TooManyRounds(f"a counted loop from {low} to {high} would run {high - low + 1} rounds; "
+                            f"at most {MAX_ROUNDS:,} are allowed")
+    return range(low, high + 1)
+
+
 # ---------------------------------------------------------------- numbers and text
 
 def clamp(x: Any, lo: Any, hi: Any) -> Any:

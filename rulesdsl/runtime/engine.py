@@ -11,10 +11,20 @@ import hashlib
 import random
 import re
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from rulesdsl.runtime.core import OrderFailed, OrderRec, PlayerBase, RulesError, TableMiss, Thing, WorldBase
+from rulesdsl.runtime.core import (
+    OrderFailed,
+    OrderRec,
+    PlayerBase,
+    RulesError,
+    TableMiss,
+    Thing,
+    TooManyRounds,
+    WorldBase,
+)
 from rulesdsl.runtime.orders import SPACES, OrderReader, ascii_upper, header_patterns, line_problem, shown
 from rulesdsl.runtime.spec import OrderSpec, RulesetSpec
 
@@ -117,11 +127,15 @@ class Game:
                 rec.status, rec.reason = "failed", "you are out of the game"
                 continue
             self._doing = f'order "{rec.text}" of {me.name}'
-            reason = spec.require(self, me, rec) if spec.require else None
+            reason = _ask(spec.require, self, me, rec)
             if reason is not None:
                 rec.status, rec.reason = "failed", reason
                 continue
-            cost = spec.cost(self, me, rec) if spec.cost else 0
+            try:
+                cost = spec.cost(self, me, rec) if spec.cost else 0
+            except TooManyRounds as e:
+                rec.status, rec.reason = "failed", str(e)
+                continue
             if cost and pay:
                 have = getattr(me, pay)
                 if cost > have:
@@ -288,9 +302,9 @@ class Game:
 
     def _personal(self, spec: OrderSpec, rec: OrderRec, turn: PlayerTurn) -> None:
         self._doing = f'order "{rec.text}" of {rec.player.name}'
-        reason = spec.valid(self, rec.player, rec) if spec.valid else None
-        if reason is None and spec.require:
-            reason = spec.require(self, rec.player, rec)
+        reason = _ask(spec.valid, self, rec.player, rec)
+        if reason is None:
+            reason = _ask(spec.require, self, rec.player, rec)
         if reason is None:
             try:
                 if spec.effect:
@@ -350,7 +364,7 @@ class Game:
                     rec = parsed.rec
                 spec = self.orders[rec.kind]
                 self._doing = f'order "{rec.text}" of {p.name}'
-                reason = spec.valid(self, p, rec) if spec.valid else None
+                reason = _ask(spec.valid, self, p, rec)
                 keys = [(rec.kind, arg, _ident(rec.args[arg])) for arg in spec.once_per]
                 for key in keys if reason is None else ():
                     if key in once:
@@ -426,6 +440,18 @@ class Game:
 
     def news_items(self) -> list[str]:
         return list(self._news)
+
+
+def _ask(check: Callable[[Game, PlayerBase, OrderRec], str | None] | None, g: Game, me: PlayerBase,
+         rec: OrderRec) -> str | None:
+    """An order's `valid` or `require`: its reason to refuse, or None. A counted loop too long for the
+    game (its bound came from what the player wrote) refuses the order, not the whole turn."""
+    if check is None:
+        return None
+    try:
+        return check(g, me, rec)
+    except TooManyRounds as e:
+        return str(e)
 
 
 def _last_before(pairs: tuple[tuple[int, T], ...], pyline: int, none: T) -> T:
