@@ -110,7 +110,7 @@ def test_order_files_are_stored_under_safe_names(started: Path, tmp_path: Path, 
     if name == "..":
         (mail / "sub").mkdir()
     else:
-        src.write_bytes(b"CO-3\n1\nA1\n")
+        src.write_bytes(b"CO-1\n1\nA1\n")
     before = set(tmp_path.rglob("*"))
     if name == "..":
         with pytest.raises(GameError, match="cannot read"):
@@ -122,7 +122,7 @@ def test_order_files_are_stored_under_safe_names(started: Path, tmp_path: Path, 
     assert len(stored) == 1
     assert stored[0].name.startswith("01-") and SAFE_NAME.fullmatch(stored[0].name), stored[0].name
     assert len(stored[0].name) <= 100
-    assert stored[0].read_bytes() == b"CO-3\n1\nA1\n"
+    assert stored[0].read_bytes() == b"CO-1\n1\nA1\n"
     assert _files_outside(folder.root, tmp_path, before) == []
     assert folder.process_turn([]).turn == 2  # the next turn still works
 
