@@ -126,12 +126,7 @@ def _print_turn(args: argparse.Namespace, result: TurnResult) -> None:
     if result.game_over:
         print("The game is over." + (f" Winner: {', '.join(result.winners)}." if result.winners else ""))
     if args.show:
-        wanted = [p for n, p in result.reports if args.show in (n, p.name.split("-", 1)[0])]
-        if not wanted:
-            print(f"warning: no report for {args.show}", file=sys.stderr)
-        for path in wanted:
-            print()
-            sys.stdout.write(path.read_text(encoding="utf-8"))
+        _show_report(args.show, result.reports)
 
 
 def _show_report(show: str, reports: list[tuple[str, Path]]) -> None:
