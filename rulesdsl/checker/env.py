@@ -145,6 +145,7 @@ class Scope:
     def __init__(self) -> None:
         self.frames: list[dict[str, T.Ty]] = [{}]
         self.narrow: list[dict[str, T.Ty]] = [{}]
+        self.why: list[str] = [""]  # what proved each frame's paths not none, in the designer's words
 
     def lookup(self, name: str) -> T.Ty | None:
         for frame in reversed(self.frames):
@@ -164,12 +165,21 @@ class Scope:
                 return frame[path]
         return None
 
+    def narrowed_by(self, path: str) -> str | None:
+        """What proved `path` not none here ("the loop's `where` at line 7"), or None if nothing did."""
+        for frame, why in zip(reversed(self.narrow), reversed(self.why), strict=True):
+            if path in frame:
+                return why
+        return None
+
     @contextmanager
-    def push(self, narrow: dict[str, T.Ty] | None = None) -> Iterator[None]:
+    def push(self, narrow: dict[str, T.Ty] | None = None, why: str = "a test around it") -> Iterator[None]:
         self.frames.append({})
         self.narrow.append(dict(narrow or {}))
+        self.why.append(why)
         try:
             yield
         finally:
             self.frames.pop()
             self.narrow.pop()
+            self.why.pop()

@@ -282,6 +282,18 @@ class ExprChecker:
                         out[path] = ty.inner
         return out
 
+    @staticmethod
+    def _none_ruled_out(node: n.BinOp, scope: Scope) -> tuple[str, str] | None:
+        """`x.f != none` where a test around it (a loop's `where`, an `if`) has proved `x.f` not none: the
+        path and what proved it."""
+        for side, other in ((node.left, node.right), (node.right, node.left)):
+            path = _path(side)
+            if path and isinstance(other, n.NoneLit) and scope.narrowed(path) is not None:
+                why = scope.narrowed_by(path)
+                if why:
+                    return path, why
+        return None
+
     def _quiet_type(self, node: n.Expr, scope: Scope, ctx: Context) -> T.Ty:
         mark = len(self.diags.items)
         ty = self.expr(node, scope, ctx).ty
@@ -325,9 +337,9 @@ class ExprChecker:
             return ir.UnaryOp(operand.ty, line, "-", operand)
         if isinstance(node, n.CondExpr):
             c = self.cond(node.cond, scope, ctx)
-            with scope.push(self.narrowing(node.cond, scope, ctx)):
+            with scope.push(self.narrowing(node.cond, scope, ctx), "the `if` of this expression"):
                 a = self.expr(node.then, scope, ctx)
-            with scope.push(self.narrowing(node.cond, scope, ctx, positive=False)):
+            with scope.push(self.narrowing(node.cond, scope, ctx, positive=False), "the `if` of this expression"):
                 b = self.expr(node.otherwise, scope, ctx)
             both = T.unify(a.ty, b.ty)
             if both is None:
@@ -654,7 +666,8 @@ class ExprChecker:
         op = node.op
         left = self.expr(node.left, scope, ctx)
         if op in ("and", "or"):
-            with scope.push(self.narrowing(node.left, scope, ctx, positive=(op == "and"))):
+            with scope.push(self.narrowing(node.left, scope, ctx, positive=(op == "and")),
+                            f"the left side of this `{op}`"):
                 right = self.expr(node.right, scope, ctx)
             self.expect(left, T.BOOL, node.left.span, f"`{op}` needs conditions; this")
             self.expect(right, T.BOOL, node.right.span, f"`{op}` needs conditions; this")
@@ -662,7 +675,13 @@ class ExprChecker:
         right = self.expr(node.right, scope, ctx)
         if op in ("==", "!=", "<", "<=", ">", ">="):
             ok = T.equatable(left.ty, right.ty) if op in ("==", "!=") else T.comparable(left.ty, right.ty)
-            if not ok:
+            ruled_out = self._none_ruled_out(node, scope) if not ok and op in ("==", "!=") else None
+            if ruled_out is not None:
+                path, why = ruled_out
+                always = "true" if op == "!=" else "false"
+                self.err(node.span, "E0315", f"`{path}` cannot be none here: {why} already rules none out",
+                         help=f"leave this test out: it is always {always} here")
+            elif not ok:
                 hint = self._mix_hint(node, left.ty, right.ty)
                 if hint is None and op not in ("==", "!="):
                     hint = f"`{op}` compares numbers of the same kind"
@@ -895,7 +914,7 @@ class ExprChecker:
             scope.declare(node.var, item)
             where = self.cond(node.where, scope, ctx) if node.where is not None else None
             narrow = self.narrowing(node.where, scope, ctx) if node.where is not None else {}
-            with scope.push(narrow):
+            with scope.push(narrow, "the `where` of this comprehension"):
                 body = self.expr(node.body, scope, ctx)
                 by = self.sort_key(node.by, node.func, scope, ctx) if node.by is not None else None
         if by is not None and not isinstance(by.ty, T.Num) and by.ty not in (T.ANY, T.TEXT):
@@ -1027,14 +1046,14 @@ class ExprChecker:
             branches = []
             negatives: dict[str, T.Ty] = {}
             for cnode, body in node.branches:
-                with scope.push(negatives):
+                with scope.push(negatives, f"an earlier test of the `if` at line {node.span.line}"):
                     c = self.cond(cnode, scope, ctx)
-                    with scope.push(self.narrowing(cnode, scope, ctx)):
+                    with scope.push(self.narrowing(cnode, scope, ctx), f"the `if` at line {cnode.span.line}"):
                         branches.append((c, self.stmts(body, scope, ctx)))
                     negatives = {**negatives, **self.narrowing(cnode, scope, ctx, positive=False)}
             otherwise = None
             if node.otherwise is not None:
-                with scope.push(negatives):
+                with scope.push(negatives, f"an earlier test of the `if` at line {node.span.line}"):
                     otherwise = self.stmts(node.otherwise, scope, ctx)
             return ir.If(line, tuple(branches), otherwise)
         if isinstance(node, n.For):
@@ -1057,7 +1076,7 @@ class ExprChecker:
                 scope.declare(node.var, item)
                 where = self.cond(node.where, scope, ctx) if node.where else None
                 narrow = self.narrowing(node.where, scope, ctx) if node.where else {}
-                with scope.push(narrow):
+                with scope.push(narrow, f"the loop's `where` at line {node.where.span.line}" if node.where else ""):
                     # A counted loop's `by` is E0341 already: its key is not also checked.
                     sorted_by = node.by if not isinstance(node.source, n.CountRange) else None
                     by = self.sort_key(sorted_by, "for", scope, ctx) if sorted_by else None

@@ -197,3 +197,39 @@ def test_a_secret_parameter_named_in_the_template_is_e0307_not_an_unknown_name(t
     [d] = checked.diagnostics
     assert (d.span.file, d.code, d.span.line, d.span.col) == ("t.report.j2", "E0307", 2, 10), show(checked.diagnostics)
     assert d.message == "the template names secret parameter `odds`, which players must not see"
+
+
+# A thing whose holder may be none, and tests of the holder that a condition around them already decided.
+_CRATES = '''thing Crate keyed by code {
+  label: text
+  holder: Player?
+}
+data Crate(code, label) { X: "x" }
+'''
+
+
+def _ruled_out(tmp_path: Path, body: str) -> Diagnostic:
+    text = BASE + _CRATES + "phase tidy {\n" + body + "}\n"
+    checked = check_text(tmp_path, text)
+    [d] = checked.diagnostics
+    assert (d.code, d.span.line) == ("E0315", marked_line(text)), show(checked.diagnostics)
+    return d
+
+
+def test_a_none_test_the_loops_where_rules_out_says_so(tmp_path: Path) -> None:
+    d = _ruled_out(tmp_path, "  for each c in Crate where c.holder != none {\n"
+                             "    if c.holder != none { c.holder.moves += 1 }  #!\n  }\n")
+    where = d.span.line - 1
+    assert d.message == f"`c.holder` cannot be none here: the loop's `where` at line {where} already rules none out"
+    assert d.help == "leave this test out: it is always true here"
+    assert d.span.col == 8
+
+
+def test_a_none_test_an_if_or_an_and_rules_out_says_which(tmp_path: Path) -> None:
+    d = _ruled_out(tmp_path, "  for each c in Crate {\n    if c.holder != none {\n"
+                             "      if c.holder == none { news \"never\" }  #!\n    }\n  }\n")
+    assert d.message == (f"`c.holder` cannot be none here: the `if` at line {d.span.line - 1} already rules none "
+                         "out")
+    assert d.help == "leave this test out: it is always false here"
+    d = _ruled_out(tmp_path, "  for each c in Crate where c.holder != none and c.holder != none {  #!\n  }\n")
+    assert "the left side of this `and` already rules none out" in d.message
