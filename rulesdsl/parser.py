@@ -991,6 +991,16 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
         message = f"expected {_describe(accepts)} at the end of this line" + (f": {label}" if label else "")
         hint = None if label else hint
     first_on_line = prev is not None and (len(before) < 2 or (before[-2].end_line or 0) < (prev.line or 0))
+    if prev is not None and str(tok) == ":" and first_on_line and prev.type != "NAME" \
+            and str(prev) in _keywords() and prev.line and prev.column:
+        # `cost: 1..9` in an order: the word the designer meant as a name is read as the keyword it also is.
+        span = Span(source.name, prev.line, prev.column, prev.end_line or prev.line,
+                    prev.end_column or prev.column + len(str(prev)))
+        starts = str(prev) in ("valid", "require", "once", "counts", "ends", "cost", "effect")
+        why = f"here `{prev}` begins an order's `{prev} ...` line" if starts else \
+            f"here `{prev}` is read as part of the line before (`n: int {prev} ...`)"
+        return Diagnostic(span, "E0103", f"`{prev}` is a keyword here, so it cannot name an argument or a field",
+                          help=f"rename it: {why}")
     if prev is not None and prev.type == "NAME" and first_on_line and not label:
         # `requires country...` reads as an argument named `requires`: the word before is the mistake.
         close = difflib.get_close_matches(str(prev), _keywords(), n=1, cutoff=0.8)

@@ -447,3 +447,16 @@ def test_a_list_loop_without_its_block_is_not_offered_a_range() -> None:
     # Any source could still grow into `A..B`, but a loop over a list misses its `{`, `where` or `by`.
     d = parse_error('phase q { for each p in players news "x" }')
     assert (d.message, d.help) == ("unexpected `news`", "expected `by`, `where`, `{`")
+
+
+@pytest.mark.parametrize(("word", "why"), [
+    ("cost", "here `cost` begins an order's `cost ...` line"),
+    ("effect", "here `effect` begins an order's `effect ...` line"),
+    ("from", "here `from` is read as part of the line before (`n: int from ...`)"),
+])
+def test_a_keyword_as_an_order_arguments_name_says_it_is_a_keyword(word: str, why: str) -> None:
+    """Issue 10 §4: `from: 1..9` said only "unexpected `:`"; the word is the mistake, and it says so."""
+    d = parse_error(f'order raid "R,{{where}},{{{word}}}" {{\n  where: int\n  {word}: 1..9\n  effect {{ }}\n}}\n')
+    assert (d.code, at(d.span), d.span.end_col) == ("E0103", (3, 3), 3 + len(word))
+    assert d.message == f"`{word}` is a keyword here, so it cannot name an argument or a field"
+    assert d.help == f"rename it: {why}"
