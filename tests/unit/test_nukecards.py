@@ -538,3 +538,77 @@ def test_the_long_game_replays_byte_for_byte(long_game: LongGame, tmp_path: Path
     assert len([k for k in first if k.startswith("turns/turn-000/reports/")]) == 2 * 6
     assert first.keys() == second.keys()
     assert [k for k in first if first[k] != second[k]] == []
+
+
+# ---------------------------------------------------------------- the rulebook read again
+def play_states(tmp: Path, name: str, data: dict[str, Any], rounds: list[Round]) -> tuple[Played, list[dict[str, Any]]]:
+    """The rounds' reports, and the state after each round, players by name."""
+    folder = start(tmp, name, data)
+    out, states = Played(), []
+    for i, orders in enumerate(rounds, 1):
+        result = play_round(folder, tmp / f"{name}-orders" / f"round-{i}", orders)
+        reports = result.folder / "reports"
+        out.reports.append({p.name: p.read_text(encoding="utf-8") for p in sorted(reports.iterdir())})
+        states.append(load_state(result.folder / "state.yaml"))
+    return out, states
+
+
+def by_name(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {p["name"]: p for p in state["players"]}
+
+
+def test_a_mirv_bus_goes_with_a_launch_of_one_nuclear_warhead(tmp_path: Path) -> None:
+    # S21: "Card remains idle until player uses a nuclear W-card with M-card" and "Cards that are idle
+    # at the moment will disappear after 1 use": one warhead is a use, not only two.
+    hands = {"Ann": ["S21", "M500", "N200", "N200"], "Bob": ["P100"]}
+    rounds: list[Round] = [{"Ann": ["PLAY S21", "PREP M500"]}, {"Ann": ["LAUNCH M500 WITH N200 AT BOB"]}]
+    _, states = play_states(tmp_path, "mirv", scenario(hands), rounds)
+    assert by_name(states[0])["Ann"]["idle"] == ["S21"]
+    after = by_name(states[1])
+    assert after["Bob"]["population"] == 10000 - 200  # the launch went ahead
+    assert after["Ann"]["idle"] == []
+    assert "S21" not in after["Ann"]["hand"]
+
+
+def test_a_mirv_bus_waits_through_a_biological_launch(tmp_path: Path) -> None:
+    # Only a nuclear W-card sets the MIRV bus off.
+    hands = {"Ann": ["S21", "M500", "B200"], "Bob": ["P100"]}
+    rounds: list[Round] = [{"Ann": ["PLAY S21", "PREP M500"]}, {"Ann": ["LAUNCH M500 WITH B200 AT BOB"]}]
+    _, states = play_states(tmp_path, "mirv-bio", scenario(hands), rounds)
+    after = by_name(states[1])
+    assert after["Bob"]["population"] == 10000 - 400
+    assert after["Ann"]["idle"] == ["S21"]
+
+
+def test_anti_terrorists_that_went_off_stop_every_later_attack_of_the_round(tmp_path: Path) -> None:
+    # S10: after it foils an anonymous card it "remains active for the rest of the round, protecting
+    # player against other possible attacks from any other player": Dan's S5 sets it off; Bob's
+    # missile, Ann's propaganda and Eve's theft, none of them anonymous, then fail too. Fallout is
+    # certain here, so a warhead that went off would show.
+    hands = {"Ann": ["P100"], "Bob": ["M500", "N200"], "Cat": ["S10", "M700"], "Dan": ["S5"], "Eve": ["S3"]}
+    rounds: list[Round] = [
+        {"Cat": ["PLAY S10"], "Bob": ["PREP M500"]},
+        {"Dan": ["PLAY S5 AT CAT"], "Bob": ["LAUNCH M500 WITH N200 AT CAT"], "Ann": ["PROPAGANDA P100 AT CAT"],
+         "Eve": ["PLAY S3 AT CAT"]},
+    ]
+    played, states = play_states(tmp_path, "s10", scenario(hands, parameters={"fallout_chance": 100}), rounds)
+    after = by_name(states[1])
+    assert {n: p["population"] for n, p in after.items()} == dict.fromkeys(hands, 10000)
+    assert after["Cat"]["hand"] == ["M700"] and after["Eve"]["hand"] == []
+    cat = played.of("Cat")[1]["203-cat.txt"]
+    assert "Your Anti-terrorist organisation (S10) foiled S5 Computer virus, played against you by Dan." in cat
+    assert "Your Anti-terrorist organisation (S10) stopped the missile M500 of Bob." in cat
+    assert "Your Anti-terrorist organisation (S10) stopped the P100 propaganda of Ann." in cat
+    assert "stopped the S3 " in cat
+    assert "Your missile M500 against Cat failed." in played.of("Bob")[1]["202-bob.txt"]
+
+
+def test_a_warhead_the_terrorists_detonate_makes_fallout(tmp_path: Path) -> None:
+    # Designer's note: fallout comes from every warhead that goes off, whatever carried it (S6 here).
+    hands = {"Ann": ["S6", "N200"], "Bob": ["P100"], "Cat": ["P100"]}
+    played, states = play_states(tmp_path, "s6-fallout", scenario(hands, parameters={"fallout_chance": 100}),
+                                 [{"Ann": ["PLAY S6 WITH N200 AT BOB"]}])
+    after = by_name(states[0])
+    assert sum(p["population"] for p in after.values()) == 30000 - 200 - 100
+    texts = [t for n in hands for f, t in played.of(n)[0].items() if f.endswith(".txt")]
+    assert sum("Fallout from a radioactive cloud reached your country." in t for t in texts) == 1
