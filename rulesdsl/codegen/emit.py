@@ -6,6 +6,7 @@ wrong here is a bug in rulesdsl and raises AssertionError.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from fractions import Fraction
 from typing import Any
@@ -46,13 +47,19 @@ def docstring(text: str) -> str:
     return repr(text)
 
 
-def const(value: Any) -> str:
+def const(value: Any, used: set[str] | None = None) -> str:
+    """`value` as a Python literal; `used` collects `Fraction` when the literal calls it, so that the module
+    imports it only then."""
     if isinstance(value, Fraction):
-        return f"Fraction({value.numerator}, {value.denominator})" if value.denominator != 1 else str(value.numerator)
+        if value.denominator == 1:
+            return str(value.numerator)
+        if used is not None:
+            used.add("Fraction")
+        return f"Fraction({value.numerator}, {value.denominator})"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(const(v) for v in value) + "]"
+        return "[" + ", ".join(const(v, used) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {const(v)}" for k, v in value.items()) + "}"
+        return "{" + ", ".join(f"{k!r}: {const(v, used)}" for k, v in value.items()) + "}"
     return repr(value)
 
 
@@ -60,7 +67,7 @@ class Emitter:
     def __init__(self, program: ir.Program) -> None:
         self.p = program
         self.w = Writer(program.source_name)
-        self.used: set[str] = {"Fraction"}
+        self.used: set[str] = set()
 
     # ------------------------------------------------------------ expressions
     def rt(self, name: str) -> str:
@@ -71,7 +78,7 @@ class Emitter:
     def ex(self, e: ir.Expr) -> str:
         if isinstance(e, ir.Const):
             if isinstance(e.value, Fraction):
-                return const(e.value)
+                return const(e.value, self.used)
             return repr(e.value)
         if isinstance(e, ir.Interp):
             parts = ", ".join(repr(p) if isinstance(p, str) else self.ex(p) for p in e.parts)
@@ -116,11 +123,16 @@ class Emitter:
             prec = _PREC[e.op]
             # Comparisons do not chain in the rules language; Python's would, so both sides nest.
             right_strict = prec == _PREC["=="] or e.op in ("-", "%", "*")
-            a = self.sub(e.left, prec, prec == _PREC["=="])
-            b = self.sub(e.right, prec, right_strict)
+            # An `and` under an `or` gets parentheses it does not need, so no reader has to know which binds
+            # tighter.
+            a = self.sub(e.left, _PREC["not"] if _is_and(e, e.left) else prec, prec == _PREC["=="])
+            b = self.sub(e.right, _PREC["not"] if _is_and(e, e.right) else prec, right_strict)
             return f"{a} {op} {b}"
         if isinstance(e, ir.UnaryOp):
             if e.op == "not":
+                flipped = _negated(e.operand)
+                if flipped is not None:
+                    return self.ex(flipped)
                 return f"not {self.sub(e.operand, _PREC['not'], False)}"
             return f"-{self.sub(e.operand, _PREC['neg'], False)}"
         if isinstance(e, ir.Cond):
@@ -201,8 +213,10 @@ class Emitter:
         # sorted, list
         if e.by is None:
             return f"[{body} {gen}]"
-        ordered = f"{self.rt('ordered')}([{v} {gen}], lambda {v}: {self.ex(e.by)}, {e.descending})"
-        return f"[{body} for {v} in {ordered}]"
+        # `sorted`, not the runtime's `ordered` (the same stable sort): a key defined in a loop and called at
+        # once reads as such (ruff's B023 knows `sorted` calls it at once).
+        by = f"sorted([{v} {gen}], key=lambda {v}: {self.ex(e.by)}{', reverse=True' if e.descending else ''})"
+        return f"[{body} for {v} in {by}]"
 
     # ------------------------------------------------------------ statements
     def stmts(self, body: tuple[ir.Stmt, ...]) -> None:
@@ -231,13 +245,14 @@ class Emitter:
         elif isinstance(s, ir.For):
             v = names.local(s.var)
             cond = f" if {self.ex(s.where)}" if s.where is not None else ""
-            key = f"lambda {v}: {self.ex(s.by)}" if s.by is not None else "None"
             # Always a copy: the body may change what it goes through.
             if s.where is None and s.by is None:
                 w.line(f"for {v} in list({self.ex(s.source)}):", s.line)
+            elif s.by is None:
+                w.line(f"for {v} in [{v} for {v} in {self.ex(s.source)}{cond}]:", s.line)
             else:
-                w.line(f"for {v} in {self.rt('ordered')}([{v} for {v} in {self.ex(s.source)}{cond}], {key}, "
-                       f"{s.descending}):", s.line)
+                w.line(f"for {v} in sorted([{v} for {v} in {self.ex(s.source)}{cond}], key=lambda {v}: "
+                       f"{self.ex(s.by)}{', reverse=True' if s.descending else ''}):", s.line)
             with w.indent():
                 self.stmts(s.body)
         elif isinstance(s, ir.CallProc):
@@ -331,6 +346,9 @@ class Emitter:
         w.line(f"# @generated by rulesdsl {__version__} from {comment_text(p.source_name)} "
                f"(sha256:{p.source_hash[:16]}).")
         w.line("# Do not edit: change the .rules file and compile again.")
+        # One expression stays on one line, so that the line map points an error at one `.rules` line; the
+        # schemas and long conditions make such lines longer than the project's 120 columns.
+        w.line("# ruff: noqa: E501")
         w.line(docstring(f"{p.title}, compiled from {p.source_name}."))
         w.line()
         imports = sorted(self.used | {"Thing", "PlayerBase", "RulesetSpec"})
@@ -339,7 +357,6 @@ class Emitter:
             for name in imports:
                 w.line(f"{name},")
         w.line(")")
-        w.line()
         offset = len(w.lines)
         for text in body.lines:
             w.lines.append(text)
@@ -366,20 +383,20 @@ class Emitter:
             w.mark(t.line)
             w.line(f"class {names.thing(t.name)}(Thing):")
             with w.indent():
-                slots = ", ".join(repr(names.attr(f.name)) for f in t.fields)
+                slots = ", ".join(sorted(repr(names.attr(f.name)) for f in t.fields))
                 w.line(f"__slots__ = ({slots}{',' if len(t.fields) == 1 else ''})")
                 w.line(f"TYPE = {t.name!r}")
         w.section(self.p.player_line)
         w.line("class Player(PlayerBase):")
         with w.indent():
-            slots = ", ".join(repr(names.attr(f.name)) for f in self.p.player_fields)
+            slots = ", ".join(sorted(repr(names.attr(f.name)) for f in self.p.player_fields))
             w.line(f"__slots__ = ({slots}{',' if len(self.p.player_fields) == 1 else ''})")
             w.line("TYPE = 'Player'")
         if self.p.world_line is not None:
             w.section(self.p.world_line)
             w.line(f"class World({self.rt('WorldBase')}):")
             with w.indent():
-                slots = ", ".join(repr(names.attr(f.name)) for f in self.p.world_fields)
+                slots = ", ".join(sorted(repr(names.attr(f.name)) for f in self.p.world_fields))
                 w.line(f"__slots__ = ({slots}{',' if len(self.p.world_fields) == 1 else ''})")
 
     def tables(self) -> None:
@@ -389,7 +406,7 @@ class Emitter:
             if t.kind == "weighted":
                 w.line(f"def {names.table(t.name)}(g, rng):")
                 with w.indent():
-                    rows = ", ".join(f"({const(Fraction(wt))}, {self.ex(v)})" for wt, v in t.rows)
+                    rows = ", ".join(f"({const(Fraction(wt), self.used)}, {self.ex(v)})" for wt, v in t.rows)
                     w.line(f"return {self.rt('weighted_pick')}(rng, ({rows},))")
                 continue
             params = [f"k{i}" for i in range(len(t.param_types))]
@@ -399,9 +416,9 @@ class Emitter:
                     for (lo, lo_open, hi, hi_open), value in t.rows:
                         conds = []
                         if lo is not None:
-                            conds.append(f"k0 {'>' if lo_open else '>='} {const(lo)}")
+                            conds.append(f"k0 {'>' if lo_open else '>='} {const(lo, self.used)}")
                         if hi is not None:
-                            conds.append(f"k0 {'<' if hi_open else '<='} {const(hi)}")
+                            conds.append(f"k0 {'<' if hi_open else '<='} {const(hi, self.used)}")
                         w.line(f"if {' and '.join(conds) or 'True'}:", value.line)
                         with w.indent():
                             w.line(f"return {self.ex(value)}")
@@ -412,7 +429,7 @@ class Emitter:
                     w.line(f"return {self.rt('lookup')}({t.name!r}, {{")
                     with w.indent():
                         for k, value in t.rows:
-                            w.line(f"({', '.join(const(x) for x in k)},): {self.ex(value)},", value.line)
+                            w.line(f"({', '.join(const(x, self.used) for x in k)},): {self.ex(value)},", value.line)
                     w.line(f"}}, ({key},))")
 
     def functions(self) -> None:
@@ -429,22 +446,21 @@ class Emitter:
             with w.indent():
                 self.stmts(pr.body)
 
-    def _unpack(self, o: ir.Order) -> None:
-        for a in o.args:
-            self.w.line(f"{names.local(a.name)} = o.args[{a.name!r}]")
-
-    def _order_function(self, o: ir.Order, part: str, line: int) -> None:
-        """The head of one of an order's functions, `(g, me, o)`, with its arguments unpacked; the body
-        follows in an indented block."""
+    def _order_function(self, o: ir.Order, part: str, line: int, body: object) -> None:
+        """The head of one of an order's functions, `(g, me, o)`, with the arguments `body` reads unpacked;
+        the body follows in an indented block."""
         w = self.w
         w.section(line, rule=f"order {o.name}")
         w.line(f"def {names.order(o.name, part)}(g, me, o):")
+        read = _locals_read(body)
         with w.indent():
-            self._unpack(o)
+            for a in o.args:
+                if a.name in read:
+                    w.line(f"{names.local(a.name)} = o.args[{a.name!r}]")
 
     def _order_value(self, o: ir.Order, part: str, value: ir.Expr) -> None:
         """One function of an order that returns one expression: its cost, or whether it ends the turn."""
-        self._order_function(o, part, value.line)
+        self._order_function(o, part, value.line, value)
         with self.w.indent():
             self.w.line(f"return {self.ex(value)}", value.line)
 
@@ -456,18 +472,17 @@ class Emitter:
             for part, checks in (("valid", o.valids), ("require", o.requires)):
                 if not checks:
                     continue
-                self._order_function(o, part, o.line)
+                self._order_function(o, part, o.line, checks)
                 with w.indent():
                     for c in checks:
-                        # `not` binds tighter than `and`, `or` and `if ... else`: those need parentheses.
-                        w.line(f"if not {self.sub(c.cond, _PREC['not'], False)}:", c.line)
+                        w.line(f"if {self.ex(ir.UnaryOp(T.BOOL, c.line, 'not', c.cond))}:", c.line)
                         with w.indent():
                             w.line(f"return {self.ex(c.message)}")
                     w.line("return None")
             if o.cost is not None:
                 self._order_value(o, "cost", o.cost)
             if o.effect:
-                self._order_function(o, "effect", o.line)
+                self._order_function(o, "effect", o.line, o.effect)
                 with w.indent():
                     self.stmts(o.effect)
             if o.ends_turn is not None:
@@ -486,7 +501,7 @@ class Emitter:
             with w.indent():
                 self.stmts(ph.body)
             if ph.when is not None:
-                w.section(rule=f"phase {ph.name}")
+                w.section(ph.when.line, rule=f"phase {ph.name}")
                 w.line(f"def {names.phase_when(ph.name)}(g):", ph.when.line)
                 with w.indent():
                     w.line(f"return {self.ex(ph.when)}", ph.when.line)
@@ -519,8 +534,8 @@ class Emitter:
             value_ty = f.ty.value if isinstance(f.ty, T.MapT) else f.ty
             default = f"lambda g: {_zero(value_ty)}"
         self.used.add("FieldSpec")
-        return (f"FieldSpec({f.name!r}, {names.attr(f.name)!r}, {type_desc(f.ty)!r}, {default}, "
-                f"{f.reset_each_turn!r})")
+        return (f"FieldSpec(name={f.name!r}, attr={names.attr(f.name)!r}, type={type_desc(f.ty)!r}, "
+                f"default={default}, reset_each_turn={f.reset_each_turn!r})")
 
     def field_line(self, f: ir.FieldDef, shown: str) -> None:
         """A field's spec, whose default may fail while a turn runs: its lines name the field."""
@@ -554,30 +569,33 @@ class Emitter:
                 w.line("things=(")
                 with w.indent():
                     for t in p.things:
-                        w.line(f"ThingSpec({t.name!r}, {names.thing(t.name)}, {t.key!r}, (")
+                        w.line(f"ThingSpec(name={t.name!r}, cls={names.thing(t.name)}, key={t.key!r}, fields=(")
                         with w.indent():
                             for f in t.fields:
                                 self.field_line(f, f"{t.name}.{f.name}")
-                        w.line("), (")
+                        w.line("), instances=(")
                         with w.indent():
                             for inst in p.instances.get(t.name, []):
-                                w.line(f"({inst.key!r}, {const(inst.values)}),")
+                                w.line(f"({inst.key!r}, {const(inst.values, self.used)}),")
                         w.line(")),")
                 w.line("),")
                 w.line("params=(")
                 with w.indent():
                     for pa in p.params:
-                        w.line(f"ParamSpec({pa.name!r}, {type_desc(pa.ty)!r}, {const(pa.default)}, {pa.secret!r}),")
+                        w.line(f"ParamSpec(name={pa.name!r}, type={type_desc(pa.ty)!r}, "
+                               f"default={const(pa.default, self.used)}, secret={pa.secret!r}),")
                 w.line("),")
                 pol = p.policy
                 groups = ""
                 if pol.groups:
                     self.used.add("GroupSpec")
-                    specs = [f"GroupSpec({g.name!r}, {g.limit!r}, {names.group(g.name)})" for g in pol.groups]
-                    groups = f", ({', '.join(specs)}{',' if len(specs) == 1 else ''})"
+                    specs = [f"GroupSpec(name={g.name!r}, limit={g.limit!r}, reason={names.group(g.name)})"
+                             for g in pol.groups]
+                    groups = f", groups=({', '.join(specs)}{',' if len(specs) == 1 else ''})"
                 # The runtime reads and sets these two fields by their Python attribute.
-                w.line(f"policy=PolicySpec({pol.header!r}, {pol.budget_field!r}, {pol.budget_start!r}, "
-                       f"{pol.budget_plus!r}, {pol.limit!r}, {pol.new_limit!r}, {pol.pay_field!r}{groups}),")
+                w.line(f"policy=PolicySpec(header={pol.header!r}, budget_field={pol.budget_field!r}, "
+                       f"budget_start={pol.budget_start!r}, budget_plus={pol.budget_plus!r}, limit={pol.limit!r}, "
+                       f"new_limit={pol.new_limit!r}, pay_field={pol.pay_field!r}{groups}),")
                 w.line("orders=(")
                 with w.indent():
                     for o in p.orders:
@@ -587,15 +605,15 @@ class Emitter:
                 with w.indent():
                     for ph in p.phases:
                         when = names.phase_when(ph.name) if ph.when is not None else "None"
-                        w.line(f"PhaseSpec({ph.name!r}, {names.phase(ph.name)}, {when}, {ph.line}, "
-                               f"{ph.before_orders!r}),")
+                        w.line(f"PhaseSpec(name={ph.name!r}, run={names.phase(ph.name)}, when={when}, line={ph.line}, "
+                               f"before_orders={ph.before_orders!r}),")
                 w.line("),")
                 w.line("victories=(")
                 with w.indent():
                     for v in p.victories:
                         warn = names.victory(v.name, "warn") if v.warn is not None else "None"
-                        w.line(f"VictorySpec({v.name!r}, {names.victory(v.name, 'when')}, {v.held_for}, {warn}, "
-                               f"{v.line}),")
+                        w.line(f"VictorySpec(name={v.name!r}, when={names.victory(v.name, 'when')}, "
+                               f"held_for={v.held_for}, warn={warn}, line={v.line}),")
                 w.line("),")
                 if p.world_line is not None:
                     # Only a ruleset with a `world` block names one, so older modules read the same.
@@ -628,17 +646,17 @@ class Emitter:
         for a in o.args:
             lo = f"lambda g: {self.ex(a.low)}" if a.low is not None else "None"
             hi = f"lambda g: {self.ex(a.high)}" if a.high is not None else "None"
-            args.append(f"ArgSpec({a.name!r}, {type_desc(a.ty)!r}, {lo}, {hi})")
+            args.append(f"ArgSpec(name={a.name!r}, type={type_desc(a.ty)!r}, low={lo}, high={hi})")
         bounds = [b.line for a in o.args for b in (a.low, a.high) if b is not None]
-        w.line(f"OrderSpec({o.name!r}, {o.kind!r}, {o.pattern!r}, ({', '.join(args)}{',' if len(args) == 1 else ''}),",
-               bounds[0] if bounds else None)
+        w.line(f"OrderSpec(name={o.name!r}, kind={o.kind!r}, pattern={o.pattern!r}, "
+               f"args=({', '.join(args)}{',' if len(args) == 1 else ''}),", bounds[0] if bounds else None)
         with w.indent():
             extra = ""
             if o.counts_as or o.ends_turn is not None:
-                extra = f", {o.counts_as!r}, {fn('ends_turn', o.ends_turn is not None)}"
-            w.line(f"{fn('valid', bool(o.valids))}, {fn('require', bool(o.requires))}, "
-                   f"{fn('cost', o.cost is not None)}, {fn('effect', bool(o.effect))}, {o.once_per!r}, {o.line}"
-                   f"{extra}),")
+                extra = f", counts_as={o.counts_as!r}, ends_turn={fn('ends_turn', o.ends_turn is not None)}"
+            w.line(f"valid={fn('valid', bool(o.valids))}, require={fn('require', bool(o.requires))}, "
+                   f"cost={fn('cost', o.cost is not None)}, effect={fn('effect', bool(o.effect))}, "
+                   f"once_per={o.once_per!r}, line={o.line}{extra}),")
         w.rule("")
 
 
@@ -664,13 +682,54 @@ def _precedence(e: ir.Expr) -> int:
     if isinstance(e, ir.BinOp):
         return 9 if e.op in ("/", "div") else _PREC[e.op]
     if isinstance(e, ir.UnaryOp):
-        return _PREC["not"] if e.op == "not" else _PREC["neg"]
+        if e.op == "not":
+            flipped = _negated(e.operand)
+            return _precedence(flipped) if flipped is not None else _PREC["not"]
+        return _PREC["neg"]
     if isinstance(e, ir.Cond):
         return 0
     if isinstance(e, ir.Const) and isinstance(e.value, (int, Fraction)) and not isinstance(e.value, bool) \
             and e.value < 0:
         return _PREC["neg"]
     return 9
+
+
+# `not (a OP b)` is `a FLIPPED b`. The orderings flip only between numbers (see `_negated`).
+_FLIPPED = {"==": "!=", "!=": "==", "in": "not in", "not in": "in", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+
+
+def _negated(e: ir.Expr) -> ir.Expr | None:
+    """`not e` without the `not`, where that means the same: `not not x` is `x` (a bool), a comparison or a
+    membership test flips its operator (`==` on things is emitted as `is`, so `is` flips with it). An
+    ordering flips only between numbers, which are totally ordered: elsewhere (an optional that may be none)
+    Python's error would name the other operator. None: `not e` stays as it is."""
+    if isinstance(e, ir.UnaryOp) and e.op == "not":
+        return e.operand
+    if isinstance(e, ir.BinOp) and e.op in _FLIPPED:
+        if e.op in ("<", "<=", ">", ">=") and not (isinstance(e.left.ty, T.Num) and isinstance(e.right.ty, T.Num)):
+            return None
+        return ir.BinOp(e.ty, e.line, _FLIPPED[e.op], e.left, e.right)
+    return None
+
+
+def _is_and(parent: ir.BinOp, operand: ir.Expr) -> bool:
+    return parent.op == "or" and isinstance(operand, ir.BinOp) and operand.op == "and"
+
+
+def _locals_read(node: object) -> set[str]:
+    """The names of the locals an IR subtree reads (or may read: a `let` of the same name counts too), so an
+    order's function unpacks only the arguments it uses."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, ir.Local):
+            found.add(x.name)
+        elif isinstance(x, (tuple, list)):
+            stack.extend(x)
+        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
+    return found
 
 
 def _literal_int(e: ir.Expr) -> bool:

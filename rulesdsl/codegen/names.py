@@ -74,7 +74,7 @@ FIXED = CAPITALISED | frozenset({
     "is_alnum", "lookup", "madd", "mget", "mremove", "mset", "ordered", "pick", "remove_item", "roll", "rounds",
     "set_add",
     "shuffle", "to_ceil", "to_floor", "to_round", "truncate", "weighted_pick",
-    "abs", "all", "any", "len", "list", "max", "min", "sum",
+    "abs", "all", "any", "len", "list", "max", "min", "sorted", "sum",
     "g", "me", "o", "rng", "out", "report_data", "_ruleset", "line_map", "rule_map",
     "__slots__", "TYPE",  # in the body of each class, their own namespace
 }) | frozenset(f"k{i}" for i in range(10))
