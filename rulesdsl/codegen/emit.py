@@ -399,9 +399,28 @@ class Emitter:
                 slots = ", ".join(sorted(repr(names.attr(f.name)) for f in self.p.world_fields))
                 w.line(f"__slots__ = ({slots}{',' if len(self.p.world_fields) == 1 else ''})")
 
+    def table_rows(self, t: ir.Table) -> None:
+        for k, value in t.rows:
+            self.w.line(f"({', '.join(const(x, self.used) for x in k)},): {self.ex(value)},", value.line)
+
     def tables(self) -> None:
         w = self.w
         for t in self.p.tables:
+            if t.kind == "exact" and all(_immutable(value) for _, value in t.rows):
+                # Built once at import: no row reads the game, and no caller can change a shared value.
+                w.section(t.line, rule=f"table {t.name}")
+                w.line(f"{names.table_rows(t.name)} = {{")
+                with w.indent():
+                    self.table_rows(t)
+                w.line("}")
+                w.section(t.line, rule=f"table {t.name}")
+                params = [f"k{i}" for i in range(len(t.param_types))]
+                key = ", ".join(f"{p}._key" if isinstance(pt, T.ThingT) else p
+                                for p, pt in zip(params, t.param_types, strict=True))
+                w.line(f"def {names.table(t.name)}(" + ", ".join(["g", *params]) + "):")
+                with w.indent():
+                    w.line(f"return {self.rt('lookup')}({t.name!r}, {names.table_rows(t.name)}, ({key},))")
+                continue
             w.section(t.line, rule=f"table {t.name}")
             if t.kind == "weighted":
                 w.line(f"def {names.table(t.name)}(g, rng):")
@@ -428,8 +447,7 @@ class Emitter:
                                     for p, pt in zip(params, t.param_types, strict=True))
                     w.line(f"return {self.rt('lookup')}({t.name!r}, {{")
                     with w.indent():
-                        for k, value in t.rows:
-                            w.line(f"({', '.join(const(x, self.used) for x in k)},): {self.ex(value)},", value.line)
+                        self.table_rows(t)
                     w.line(f"}}, ({key},))")
 
     def functions(self) -> None:
@@ -730,6 +748,11 @@ def _locals_read(node: object) -> set[str]:
         elif dataclasses.is_dataclass(x) and not isinstance(x, type):
             stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
     return found
+
+
+def _immutable(e: ir.Expr) -> bool:
+    """A literal no caller can change: a table row that may be shared by every lookup."""
+    return isinstance(e, ir.Const) and (e.value is None or isinstance(e.value, (bool, int, str, Fraction)))
 
 
 def _literal_int(e: ir.Expr) -> bool:

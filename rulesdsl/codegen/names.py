@@ -7,9 +7,10 @@ one ran twice), and no rules name may become a name the module or the runtime al
 
 1. Families. Every generated name belongs to one family, told apart by how it starts:
 
-   - module level, lower-case prefixes: `fn_` functions, `proc_` procedures, `tbl_` tables, `order_` orders'
-     functions, `phase_` phases and their `when`, `victory_` victories' `when` and `warn`, `group_` order
-     groups, `thing_` things whose name does not start with a capital;
+   - module level, lower-case prefixes: `fn_` functions, `proc_` procedures, `tbl_` tables, `rows_` the
+     rows of an exact table built once at import, `order_` orders' functions, `phase_` phases and their
+     `when`, `victory_` victories' `when` and `warn`, `group_` order groups, `thing_` things whose name does
+     not start with a capital;
    - module level, a capital first: things whose name starts with a capital (`Country`);
    - function level: `v_` locals (parameters, `let`, `for`, an order's arguments, a victory's variable);
    - attribute level (a different namespace: after a dot, or in `__slots__`): fields.
@@ -22,7 +23,7 @@ one ran twice), and no rules name may become a name the module or the runtime al
 
 2. Inside a family, the part after the prefix is injective:
 
-   - one name per declaration (`fn_`, `proc_`, `tbl_`, `group_`, `thing_`, `v_`): the name itself;
+   - one name per declaration (`fn_`, `proc_`, `tbl_`, `rows_`, `group_`, `thing_`, `v_`): the name itself;
    - several functions per declaration (`order_NAME_PART`, `victory_NAME_PART`): PART comes from a fixed
      set in which no part ends with `_` + another part (asserted), so the part, then the name, is read
      back from the end;
@@ -79,7 +80,7 @@ FIXED = CAPITALISED | frozenset({
     "__slots__", "TYPE",  # in the body of each class, their own namespace
 }) | frozenset(f"k{i}" for i in range(10))
 
-PREFIXES = ("v_", "fn_", "proc_", "tbl_", "order_", "phase_", "victory_", "group_", "thing_")
+PREFIXES = ("v_", "fn_", "proc_", "tbl_", "rows_", "order_", "phase_", "victory_", "group_", "thing_")
 ORDER_PARTS = ("valid", "require", "cost", "effect", "ends_turn")
 VICTORY_PARTS = ("when", "warn")
 
@@ -117,6 +118,11 @@ def procedure(name: str) -> str:
 
 def table(name: str) -> str:
     return f"tbl_{name}"
+
+
+def table_rows(name: str) -> str:
+    """The module constant that holds an exact table's rows."""
+    return f"rows_{name}"
 
 
 def order(name: str, part: str) -> str:

@@ -51,6 +51,7 @@ class Writer:
 
     def mark(self, src: int) -> None:
         """A comment naming the `.rules` line of the block that follows."""
+        self._last_src = 0  # each marker starts an entry of the map, even when the block above had its line
         self.line(f"# {comment_text(self.source_name)}:{src}", src)
 
     def rule(self, label: str) -> None:

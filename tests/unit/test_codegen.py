@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -225,3 +226,58 @@ def test_an_and_or_condition_keeps_its_meaning_under_not(tmp_path: Path) -> None
             self.args = {"box": None, "n": n}
 
     assert [valid(None, None, Order(k)) for k in (1, 3, 7)] == [None, "one, or more than five", None]
+
+
+def _valid_of(text: str) -> Any:
+    namespace: dict[str, object] = {}
+    exec(compile(text, "t_generated.py", "exec"), namespace)
+    spec = namespace["RULESET"]
+    assert isinstance(spec, RulesetSpec)
+    return spec.orders[0].valid
+
+
+class _Order:
+    def __init__(self, box: object, n: int) -> None:
+        self.args = {"box": box, "n": n}
+
+
+def test_a_negated_comparison_flips_its_operator_and_keeps_its_meaning(tmp_path: Path) -> None:
+    rules = BASE.replace("  cost money(n)\n", '  valid n <= 5 else "at most five"\n'
+                                              '  valid n != 3 else "not three"\n'
+                                              '  valid not (n == 4) else "not four"\n'
+                                              '  valid not not (n != 2) else "not two"\n'
+                                              "  cost money(n)\n", 1)
+    text = compile_path(write_ruleset(tmp_path, rules))
+    for flipped in ("if v_n > 5:", "if v_n == 3:", "if v_n == 4:", "if v_n == 2:"):
+        assert flipped in text
+    assert "if not" not in text
+    valid = _valid_of(text)
+    assert [valid(None, None, _Order(None, k)) for k in (1, 2, 3, 4, 6)] == [
+        None, "not two", "not three", "not four", "at most five"]
+
+
+def test_an_order_function_unpacks_only_the_arguments_it_reads(tmp_path: Path) -> None:
+    rules = BASE.replace("  cost money(n)\n", '  valid n > 1 else "more than one"\n  cost money(n)\n', 1)
+    text = compile_path(write_ruleset(tmp_path, rules))
+    valid = text[text.index("def order_put_valid"):text.index("def order_put_cost")]
+    assert "v_n = o.args['n']" in valid
+    assert "v_box" not in valid
+
+
+def test_an_exact_table_of_literals_is_a_module_constant_and_one_of_things_is_not(tmp_path: Path) -> None:
+    rules = BASE + '''table price(n: int) -> int {
+  1: 10
+  2: 20
+}
+table neighbour(n: int) -> Box {
+  1: Box.A
+  2: Box.B
+}
+'''
+    text = compile_path(write_ruleset(tmp_path, rules))
+    assert re.search(r"^rows_price = \{$", text, flags=re.M)
+    assert "return lookup('price', rows_price, (k0,))" in text
+    assert "rows_neighbour" not in text  # a thing is looked up in the game at each call
+    namespace: dict[str, Any] = {}
+    exec(compile(text, "t_generated.py", "exec"), namespace)
+    assert namespace["tbl_price"](None, 2) == 20
