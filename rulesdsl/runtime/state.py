@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -23,6 +24,45 @@ class StateError(Exception):
     def __init__(self, path: str, message: str) -> None:
         self.path = path
         super().__init__(f"{path}: {message}")
+
+    @property
+    def errors(self) -> list[StateError]:
+        """Every fault found, in the order met: this one alone, or those a StateErrors gathered."""
+        return [self]
+
+
+class StateErrors(StateError):
+    """Several faults of one scenario, so that its writer fixes them all in one go; `path` is the first's."""
+
+    def __init__(self, errors: list[StateError]) -> None:
+        self._errors = [e for err in errors for e in err.errors]
+        self.path = self._errors[0].path
+        Exception.__init__(self, "\n".join(str(e) for e in self._errors))
+
+    @property
+    def errors(self) -> list[StateError]:
+        return list(self._errors)
+
+
+class _Faults:
+    """Gathers StateErrors where a scenario is read (each field on its own); a state file, which rulesdsl
+    wrote, stops at its first (errors=None there)."""
+
+    def __init__(self, gather: bool) -> None:
+        self.found: list[StateError] | None = [] if gather else None
+
+    def check(self, run: Callable[[], None]) -> None:
+        if self.found is None:
+            run()
+            return
+        try:
+            run()
+        except StateError as e:
+            self.found.append(e)
+
+    def raise_any(self) -> None:
+        if self.found:
+            raise StateErrors(self.found)
 
 
 def encode(value: Any, ty: TypeDesc) -> Any:
@@ -108,19 +148,28 @@ def _init_fields(g: Game, obj: Any, fields: tuple[FieldSpec, ...]) -> None:
 
 
 def _set_fields(g: Game, obj: Any, fields: tuple[FieldSpec, ...], values: dict[str, Any], path: str,
-                builtin: tuple[str, ...] = ()) -> None:
+                builtin: tuple[str, ...] = (), faults: _Faults | None = None) -> None:
     by_name = {f.name: f for f in fields}
+    faults = faults or _Faults(False)
     for name, raw in values.items():
         if name in builtin:
             continue
-        f = by_name.get(name)
-        if f is None:
-            close = difflib.get_close_matches(str(name), sorted(by_name), n=1)
-            raise StateError(f"{path}.{name}", f"no such field{f'; did you mean {close[0]}?' if close else ''}")
-        value = decode(g, raw, f.type, f"{path}.{name}")
-        if f.type[0] == "map":
-            value = {k: v for k, v in value.items() if v != f.default(g)}
-        setattr(obj, f.attr, value)
+
+        def set_one(name: str = name, raw: Any = raw) -> None:
+            _set_field(g, obj, by_name, name, raw, path)
+
+        faults.check(set_one)
+
+
+def _set_field(g: Game, obj: Any, by_name: dict[str, FieldSpec], name: str, raw: Any, path: str) -> None:
+    f = by_name.get(name)
+    if f is None:
+        close = difflib.get_close_matches(str(name), sorted(by_name), n=1)
+        raise StateError(f"{path}.{name}", f"no such field{f'; did you mean {close[0]}?' if close else ''}")
+    value = decode(g, raw, f.type, f"{path}.{name}")
+    if f.type[0] == "map":
+        value = {k: v for k, v in value.items() if v != f.default(g)}
+    setattr(obj, f.attr, value)
 
 
 def _make_world(spec: RulesetSpec, players: list[dict[str, Any]]) -> Game:
@@ -139,7 +188,9 @@ def _make_world(spec: RulesetSpec, players: list[dict[str, Any]]) -> Game:
 
 
 def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
-    """A game at turn 0 from a scenario already checked against its schema."""
+    """A game at turn 0 from a scenario already checked against its schema. Raises StateErrors naming every
+    value that cannot be used, not only the first."""
+    faults = _Faults(True)
     players = scenario.get("players", [])
     g = _make_world(spec, players)
     meta = scenario.get("game", {})
@@ -148,7 +199,11 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
     g.seed = int(scenario.get("seed", 0))
     for name, value in scenario.get("parameters", {}).items():
         ps = next(p for p in spec.params if p.name == name)
-        g.params[name] = decode(g, value, ps.type, f"$.parameters.{name}")
+
+        def set_param(name: str = name, value: Any = value, ps: Any = ps) -> None:
+            g.params[name] = decode(g, value, ps.type, f"$.parameters.{name}")
+
+        faults.check(set_param)
     for tspec in spec.things:
         for obj, (_, values) in zip(g.all[tspec.name], tspec.instances, strict=True):
             _init_fields(g, obj, tspec.fields)
@@ -157,19 +212,20 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
                 setattr(obj, f.attr, decode(g, raw, f.type, f"{tspec.name}.{obj._key}.{fname}"))
         for key, values in scenario.get(tspec.name, {}).items():
             obj = g.lookup[tspec.name][str(key).upper()]
-            _set_fields(g, obj, tspec.fields, values, f"$.{tspec.name}.{key}")
+            _set_fields(g, obj, tspec.fields, values, f"$.{tspec.name}.{key}", faults=faults)
     for i, (p, raw) in enumerate(zip(g.all_players, players, strict=True)):
         _init_fields(g, p, spec.player_fields)
-        _set_player(g, p, raw, f"$.players[{i}]")
+        _set_player(g, p, raw, f"$.players[{i}]", faults)
         if g.budget_attr and spec.policy.budget_field not in raw:
             setattr(p, g.budget_attr, spec.policy.budget_start)
     # Last, so that the world's defaults may read the players and things.
     _init_fields(g, g.world, spec.world_fields)
-    _set_world(g, scenario)
+    faults.check(lambda: _set_world(g, scenario, faults))
+    faults.raise_any()
     return g
 
 
-def _set_world(g: Game, data: dict[str, Any]) -> None:
+def _set_world(g: Game, data: dict[str, Any], faults: _Faults | None = None) -> None:
     values = data.get("world")
     if values is None:
         return
@@ -177,15 +233,15 @@ def _set_world(g: Game, data: dict[str, Any]) -> None:
         raise StateError("$.world", "expected a mapping of fields to values")
     if values and g.spec.world_cls is None:
         raise StateError("$.world", f"\"{g.spec.title}\" has no `world` fields")
-    _set_fields(g, g.world, g.spec.world_fields, values, "$.world")
+    _set_fields(g, g.world, g.spec.world_fields, values, "$.world", faults=faults)
 
 
-def _set_player(g: Game, p: PlayerBase, raw: dict[str, Any], path: str) -> None:
+def _set_player(g: Game, p: PlayerBase, raw: dict[str, Any], path: str, faults: _Faults | None = None) -> None:
     p.name = str(raw["name"])
     p.code = str(raw["code"])
     p.email = str(raw.get("email", ""))
     p.active = bool(raw.get("active", True))
-    _set_fields(g, p, g.spec.player_fields, raw, path, ("name", "account", "code", "email", "active"))
+    _set_fields(g, p, g.spec.player_fields, raw, path, ("name", "account", "code", "email", "active"), faults)
 
 
 def dump(g: Game) -> dict[str, Any]:

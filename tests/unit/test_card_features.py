@@ -252,6 +252,19 @@ def test_unknown_world_field_in_a_scenario_is_named_with_a_suggestion(deck: Load
         deck.new_game(world={"top": "X1"})
 
 
+def test_every_fault_of_a_scenario_is_named_in_one_run(deck: Loaded) -> None:
+    # A scenario's writer fixes them all in one go, not one per `rulesdsl new`.
+    data = {"players": [{"name": "Ann", "account": "1", "code": "A", "hand": ["S4", "Q9"], "shields": {"S4": "x"}},
+                        {"name": "Bob", "account": "2", "code": "B", "hnd": []}],
+            "world": {"top": "X1", "reveal_round": 2}}
+    with pytest.raises(StateError) as info:
+        new_game(deck.spec, data)
+    assert [e.path for e in info.value.errors] == [
+        "$.players[0].hand[1]", "$.players[0].shields.S4", "$.players[1].hnd", "$.world.top"]
+    assert str(info.value).splitlines()[0] == "$.players[0].hand[1]: no Card is keyed 'Q9'"
+    assert info.value.path == "$.players[0].hand[1]"
+
+
 def _start(tmp_path: Path, scenario: str, rules: str = DECK) -> GameFolder:
     path = write_ruleset(tmp_path / "src", rules, TEMPLATE, "deck")
     (tmp_path / "scenario.yaml").write_text(scenario, encoding="utf-8")
