@@ -4,6 +4,7 @@ written by hand (negated conditions, only the arguments used, sorted slots and i
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.compiler import compile_path
+from rulesdsl.runtime import spec
 from tests.unit.rulestools import ROOT, RULESETS
 
 SHIPPED = ("covert", "nukecards")
@@ -73,3 +75,26 @@ def test_an_order_function_unpacks_only_the_arguments_it_reads(generated: tuple[
         loaded = {node.id for node in ast.walk(fn) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
         unread += [(fn.name, v) for v in stored - loaded]
     assert unread == []
+
+
+# Modules compiled before the spec classes were called with keywords pass their fields by position: these
+# orders are their contract. A field may be added at the end, with a default; none moves or leaves.
+POSITIONAL = {
+    "FieldSpec": ("name", "attr", "type", "default", "reset_each_turn"),
+    "ThingSpec": ("name", "cls", "key", "fields", "instances"),
+    "ParamSpec": ("name", "type", "default", "secret"),
+    "ArgSpec": ("name", "type", "low", "high"),
+    "OrderSpec": ("name", "kind", "pattern", "args", "valid", "require", "cost", "effect", "once_per", "line",
+                  "counts_as", "ends_turn"),
+    "GroupSpec": ("name", "limit", "reason"),
+    "PolicySpec": ("header", "budget_field", "budget_start", "budget_plus", "limit", "new_limit", "pay_field",
+                   "groups"),
+    "PhaseSpec": ("name", "run", "when", "line", "before_orders"),
+    "VictorySpec": ("name", "when", "held_for", "warn", "line"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POSITIONAL))
+def test_the_spec_classes_keep_the_positional_order_older_modules_use(name: str) -> None:
+    fields = tuple(f.name for f in dataclasses.fields(getattr(spec, name)))
+    assert fields[:len(POSITIONAL[name])] == POSITIONAL[name]
