@@ -59,34 +59,46 @@ def json_path(parts: Any) -> str:
 
 
 def validate(data: Any, schema: dict[str, Any], what: str, fields: bool = False) -> None:
-    """Refuses `data` with the JSON path of its first fault. With `fields`, the schema is the ruleset's
-    own (fields of players, things, the world; parameters), and an unknown name is named in the path."""
+    """Refuses `data` with the JSON path of every fault, one line each, so that a scenario's writer fixes
+    them all in one go. With `fields`, the schema is the ruleset's own (fields of players, things, the
+    world; parameters), and an unknown name is named in the path."""
     cls = jsonschema.validators.validator_for(schema)
     errors = sorted(cls(schema).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
-    if errors:
-        err = errors[0]
-        parts = list(err.absolute_path)
-        message = err.message
-        if "propertyNames" in err.schema_path:
-            # An unknown key: name it in the path, and suggest the key that was probably meant.
-            parts.append(err.instance)
-            known = err.schema.get("enum", []) if isinstance(err.schema, dict) else []
-            close = difflib.get_close_matches(str(err.instance).upper(), [str(k) for k in known], n=1)
-            message = f"no such key{f'; did you mean {close[0]}?' if close else ''}"
-        elif fields and err.validator == "additionalProperties" and isinstance(err.instance, dict):
-            known = sorted(err.schema.get("properties", {}))
-            unknown = sorted(str(k) for k in err.instance if k not in known)
-            if unknown:
-                what_name = "parameter" if parts == ["parameters"] else "field"
-                close = difflib.get_close_matches(unknown[0], known, n=1)
-                parts.append(unknown[0])
-                message = f"no such {what_name}{f'; did you mean {close[0]}?' if close else ''}"
-        elif err.validator == "pattern" and isinstance(err.schema, dict) and err.schema.get("description"):
-            # The pattern is for the schema's reader; the GM reads what it means.
-            shown = repr(err.instance)
-            shown = shown if len(shown) <= 60 else f"{shown[:57]}..."
-            message = f"{shown} is not accepted: {err.schema['description']}"
-        raise GameError(f"{what}: {json_path(parts)}: {message}")
+    lines: list[str] = []
+    for err in errors:
+        for line in _fault_lines(err, what, fields):
+            if line not in lines:
+                lines.append(line)
+    if lines:
+        raise GameError("\n".join(lines))
+
+
+def _fault_lines(err: Any, what: str, fields: bool) -> list[str]:
+    parts = list(err.absolute_path)
+    message = err.message
+    if "propertyNames" in err.schema_path:
+        # An unknown key: name it in the path, and suggest the key that was probably meant.
+        parts.append(err.instance)
+        known = err.schema.get("enum", []) if isinstance(err.schema, dict) else []
+        close = difflib.get_close_matches(str(err.instance).upper(), [str(k) for k in known], n=1)
+        message = f"no such key{f'; did you mean {close[0]}?' if close else ''}"
+    elif fields and err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        known = sorted(err.schema.get("properties", {}))
+        unknown = sorted(str(k) for k in err.instance if k not in known)
+        if unknown:
+            what_name = "parameter" if parts == ["parameters"] else "field"
+            out = []
+            for name in unknown:
+                close = difflib.get_close_matches(name, known, n=1)
+                out.append(f"{what}: {json_path([*parts, name])}: no such {what_name}"
+                           f"{f'; did you mean {close[0]}?' if close else ''}")
+            return out
+    elif err.validator == "pattern" and isinstance(err.schema, dict) and err.schema.get("description"):
+        # The pattern is for the schema's reader; the GM reads what it means.
+        shown = repr(err.instance)
+        shown = shown if len(shown) <= 60 else f"{shown[:57]}..."
+        message = f"{shown} is not accepted: {err.schema['description']}"
+    return [f"{what}: {json_path(parts)}: {message}"]
 
 
 def read_yaml(path: Path, what: str) -> Any:
@@ -271,13 +283,17 @@ class GameFolder:
                 spec, _ = cls(staging.path).load_spec()
                 world = {k: v for k, v in data.items() if k in spec.state_schema["properties"]}
                 unknown = [k for k in data if k not in spec.state_schema["properties"] and k not in ("game", "seed")]
-                if unknown:
-                    raise GameError(f"{where}: $.{unknown[0]}: \"{spec.title}\" has no such section")
-                validate(world, spec.state_schema, where, fields=True)
+                faults = [f"{where}: $.{k}: \"{spec.title}\" has no such section" for k in unknown]
+                try:
+                    validate(world, spec.state_schema, where, fields=True)
+                except GameError as e:
+                    faults += str(e).splitlines()
+                if faults:
+                    raise GameError("\n".join(faults))
                 try:
                     game = new_game(spec, data)
                 except StateError as e:
-                    raise GameError(f"{where}: {e}") from None
+                    raise GameError("\n".join(f"{where}: {x}" for x in e.errors)) from None
                 staging.mkdir("turns")
                 staging.mkdir(f"turns/{turn_name(0)}")
                 staging.write(f"turns/{turn_name(0)}/state.yaml", yaml_bytes(dump(game)))

@@ -522,3 +522,23 @@ def test_a_scenario_of_another_ruleset_fails_without_a_world(deck: Loaded) -> No
     # new_game() is used by tests without the schema: the world section is still checked.
     with pytest.raises(StateError, match=r"^\$\.world: expected a mapping"):
         new_game(deck.spec, {"players": [{"name": "A", "account": "1", "code": "A"}], "world": [1]})
+
+
+def test_rulesdsl_new_names_every_fault_of_a_scenario(tmp_path: Path) -> None:
+    # Unknown sections and fields, and a wrong type, all in one refusal, each line with its path.
+    text = PLAYERS + "Wrold: {}\nCrad: {}\nworld: {reveal_rund: 3, launches: many}\n"
+    with pytest.raises(GameError) as info:
+        _start(tmp_path, text)
+    lines = str(info.value).splitlines()
+    assert lines[:2] == ['scenario.yaml: $.Wrold: "Deck" has no such section',
+                         'scenario.yaml: $.Crad: "Deck" has no such section']
+    assert any(line.startswith("scenario.yaml: $.world.launches: ") for line in lines), lines
+    assert "scenario.yaml: $.world.reveal_rund: no such field; did you mean reveal_round?" in lines
+
+
+def test_rulesdsl_new_names_every_value_it_cannot_use(tmp_path: Path) -> None:
+    text = PLAYERS.replace("code: A}", "code: A, hand: [Q9]}") + "world: {top: X1}\n"
+    with pytest.raises(GameError) as info:
+        _start(tmp_path, text)
+    assert str(info.value).splitlines() == ["scenario.yaml: $.players[0].hand[0]: no Card is keyed 'Q9'",
+                                           "scenario.yaml: $.world.top: no Card is keyed 'X1'"]
