@@ -11,16 +11,19 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from rulesdsl import __version__
-from rulesdsl.checker import check
-from rulesdsl.checker.report import plain_file_name
-from rulesdsl.codegen.emit import generate
 from rulesdsl.diagnostics import CompileError, Diagnostic
-from rulesdsl.ir import Program
-from rulesdsl.parser import parse
-from rulesdsl.runtime.spec import RulesetSpec
 from rulesdsl.source import Source, Span
+
+if TYPE_CHECKING:
+    from rulesdsl.ir import Program
+    from rulesdsl.runtime.spec import RulesetSpec
+
+# The parser, the checker and the code generator (with Lark and jsonschema) are imported where a ruleset is
+# compiled, not here: a turn whose compiled module is cached uses none of them, and importing them was most
+# of a turn's time.
 
 
 @dataclass
@@ -47,6 +50,12 @@ def read_source(path: Path, display: str) -> tuple[Source, Diagnostic | None]:
         return src, Diagnostic(Span(display, line, col, line, col + 1), "E0001",
                                f"this file is not UTF-8 text (byte 0x{data[e.start]:02x})",
                                help="save the file as UTF-8")
+
+
+def plain_file_name(name: str) -> bool:
+    """rulesdsl.checker.report.plain_file_name, here too so that a turn need not import the checker to hash
+    a ruleset (tests/unit/test_turn_imports.py checks that the two agree)."""
+    return name not in ("", ".", "..") and "/" not in name and "\x00" not in name
 
 
 def _templates_beside(path: Path, sources: dict[str, Source], problems: list[Diagnostic]) -> object:
@@ -95,6 +104,9 @@ def content_hash(path: Path) -> str:
 
 
 def check_path(path: Path, display: str | None = None) -> Checked:
+    from rulesdsl.checker import check
+    from rulesdsl.parser import parse
+
     source, problem = read_source(path, display or path.name)
     sources = {source.name: source}
     if problem is not None:
@@ -113,6 +125,8 @@ def check_path(path: Path, display: str | None = None) -> Checked:
 
 def compile_path(path: Path) -> str:
     """The generated module's text; raises CompileError with every diagnostic."""
+    from rulesdsl.codegen.emit import generate
+
     checked = check_path(path)
     if not checked.ok or checked.program is None:
         raise CompileError([d for d in checked.diagnostics if d.severity == "error"], checked.sources)

@@ -1,18 +1,26 @@
-"""Game after a turn -> each player's report as data (checked by the report schema) and as text."""
+"""Game after a turn -> each player's report as data (checked by the report schema on demand) and as text."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import jinja2
-import jsonschema
 from jinja2 import sandbox
 
 from rulesdsl.runtime.core import PlayerBase, Thing, fmt_decimal
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.spec import RulesetSpec
+
+if TYPE_CHECKING:
+    import jsonschema
+
+CHECK_REPORTS = "RULESDSL_CHECK_REPORTS"
 
 
 def template_env() -> jinja2.Environment:
@@ -84,13 +92,24 @@ def report_data(g: Game, p: PlayerBase) -> dict[str, Any]:
     return data
 
 
+def checking_reports() -> bool:
+    """Whether a turn checks each report's data against the report schema: on demand (RULESDSL_CHECK_REPORTS=1)
+    and in the tests, not every turn. The checker has already typed what a report holds; jsonschema costed
+    a seventh of a turn, and its import more."""
+    return os.environ.get(CHECK_REPORTS, "") not in ("", "0")
+
+
 @cache
 def _validator(spec: RulesetSpec) -> jsonschema.protocols.Validator:
+    import jsonschema
+
     cls = jsonschema.validators.validator_for(spec.report_schema)
     return cls(spec.report_schema)
 
 
 def validate_report(spec: RulesetSpec, data: dict[str, Any]) -> None:
+    import jsonschema
+
     err = jsonschema.exceptions.best_match(_validator(spec).iter_errors(data))
     if err is not None:
         path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
@@ -99,7 +118,34 @@ def validate_report(spec: RulesetSpec, data: dict[str, Any]) -> None:
 
 @cache
 def _template(spec: RulesetSpec) -> jinja2.Template:
-    return template_env().from_string(spec.template)
+    """The report template, compiled by Jinja to Python once and kept in the compiled modules' cache beside
+    them: a turn reads that instead of compiling the template again. The key holds all that makes the code:
+    the template, Jinja's version and the compiler's own files (which hold template_env's settings). The
+    code is always run by the sandboxed environment of template_env, as from_string would run it."""
+    from rulesdsl.compiler import cache_dir, compiler_fingerprint
+
+    env = template_env()
+    key = f"{jinja2.__version__}/{compiler_fingerprint()}/{spec.template}"
+    target = cache_dir() / f"template_{hashlib.sha256(key.encode()).hexdigest()[:24]}.py"
+    try:
+        source = target.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        source = env.compile(spec.template, raw=True)
+        _write_cache(target, source)
+    # "<template>" is the file name from_string gives the code: errors read the same either way.
+    return env.template_class.from_code(env, compile(source, "<template>", "exec"), env.make_globals(None))
+
+
+def _write_cache(target: Path, text: str) -> None:
+    """Writes a cache file whole or not at all; a cache that cannot be written only costs the next turn time."""
+    tmp = target.with_suffix(f".tmp{os.getpid()}")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
 
 
 def render(spec: RulesetSpec, data: dict[str, Any]) -> str:
