@@ -128,12 +128,14 @@ def _template(spec: RulesetSpec) -> jinja2.Template:
     key = f"{jinja2.__version__}/{compiler_fingerprint()}/{spec.template}"
     target = cache_dir() / f"template_{hashlib.sha256(key.encode()).hexdigest()[:24]}.py"
     try:
-        source = target.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        # "<template>" is the file name from_string gives the code: errors read the same either way.
+        code = compile(target.read_text(encoding="utf-8"), "<template>", "exec")
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        # Not cached yet, or a cache file spoilt outside rulesdsl (never half-written by it): compile again.
         source = env.compile(spec.template, raw=True)
         _write_cache(target, source)
-    # "<template>" is the file name from_string gives the code: errors read the same either way.
-    return env.template_class.from_code(env, compile(source, "<template>", "exec"), env.make_globals(None))
+        code = compile(source, "<template>", "exec")
+    return env.template_class.from_code(env, code, env.make_globals(None))
 
 
 def _write_cache(target: Path, text: str) -> None:

@@ -103,3 +103,14 @@ def test_the_shipped_reports_fit_their_schemas(tmp_path: Path, monkeypatch: pyte
         GameFolder.create(rules, game, example / "scenario.yaml", None)
         GameFolder(game).process_turn(sorted((example / "turn-1").glob("*.txt")))
     assert len(checked) > 4
+
+
+def test_a_spoilt_cache_file_is_compiled_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path))
+    _fresh("{{ 6 * 7 }}")
+    [cached] = tmp_path.glob("template_*.py")
+    cached.write_bytes(b"def root(:\n")
+    assert _fresh("{{ 6 * 7 }}").render() == "42"
+    cached.write_bytes(b"\xff\xfe")
+    assert _fresh("{{ 6 * 7 }}").render() == "42"
+    assert "def root(" in cached.read_text(encoding="utf-8")
