@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from rulesdsl import __version__
 from rulesdsl.diagnostics import CompileError, Diagnostic
-from rulesdsl.source import Source, Span
+from rulesdsl.source import Source, Span, plain_file_name
 
 if TYPE_CHECKING:
     from rulesdsl.ir import Program
@@ -50,12 +50,6 @@ def read_source(path: Path, display: str) -> tuple[Source, Diagnostic | None]:
         return src, Diagnostic(Span(display, line, col, line, col + 1), "E0001",
                                f"this file is not UTF-8 text (byte 0x{data[e.start]:02x})",
                                help="save the file as UTF-8")
-
-
-def plain_file_name(name: str) -> bool:
-    """rulesdsl.checker.report.plain_file_name, here too so that a turn need not import the checker to hash
-    a ruleset (tests/unit/test_turn_imports.py checks that the two agree)."""
-    return name not in ("", ".", "..") and "/" not in name and "\x00" not in name
 
 
 def _templates_beside(path: Path, sources: dict[str, Source], problems: list[Diagnostic]) -> object:

@@ -58,3 +58,11 @@ class Span:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
+
+
+def plain_file_name(name: str) -> bool:
+    """A template is named by a plain file name: `rulesdsl new` copies the ruleset and its templates into
+    the game's flat rules/ folder, so a folder in the name (`../x.j2`, `/srv/x.j2`, `sub/x.j2`) would name
+    a file the game either never copies or copies somewhere the ruleset no longer finds it. Game folders
+    need POSIX (fcntl), where a backslash is a character of a file name like any other."""
+    return name not in ("", ".", "..") and "/" not in name and "\x00" not in name

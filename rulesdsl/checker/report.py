@@ -19,7 +19,7 @@ from rulesdsl import types as T
 from rulesdsl.checker.env import Context, Env, Scope, suggest
 from rulesdsl.checker.exprs import ExprChecker
 from rulesdsl.runtime.report import template_env, unsafe_attribute
-from rulesdsl.source import Source, Span
+from rulesdsl.source import Source, Span, plain_file_name
 
 _ORDER_LINE = T.RecordT((("line", T.INT), ("text", T.TEXT), ("status", T.TEXT), ("reason", T.OptT(T.TEXT))))
 _REFUSED = T.RecordT((("line", T.INT), ("text", T.TEXT), ("reason", T.TEXT)))
@@ -39,14 +39,6 @@ BUILTIN_FIELDS: dict[str, T.Ty] = {
 }
 
 TemplateLoader = Callable[[str], "tuple[str, str] | None"]
-
-
-def plain_file_name(name: str) -> bool:
-    """A template is named by a plain file name: `rulesdsl new` copies the ruleset and its templates into
-    the game's flat rules/ folder, so a folder in the name (`../x.j2`, `/srv/x.j2`, `sub/x.j2`) would name
-    a file the game either never copies or copies somewhere the ruleset no longer finds it. Game folders
-    need POSIX (fcntl), where a backslash is a character of a file name like any other."""
-    return name not in ("", ".", "..") and "/" not in name and "\x00" not in name
 
 
 def _plain_hint(name: str) -> str:

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
@@ -41,20 +41,6 @@ from rulesdsl.runtime.orders import shown
 from rulesdsl.runtime.report import checking_reports, render, report_data, validate_report
 from rulesdsl.runtime.spec import RulesetSpec
 from rulesdsl.runtime.state import StateError, dump, load, new_game
-
-if TYPE_CHECKING:
-    import jsonschema
-else:
-    class _Jsonschema:
-        """jsonschema, imported at its first use: a turn whose state fits its schemas (schemafit.fits) never
-        needs it, and its import cost more than the turn's check."""
-
-        def __getattr__(self, name: str) -> Any:
-            import jsonschema
-
-            return getattr(jsonschema, name)
-
-    jsonschema = _Jsonschema()
 
 __all__ = ["GameError", "GameFolder", "TurnResult", "read_yaml", "validate", "write_yaml"]
 
@@ -76,6 +62,10 @@ def validate(data: Any, schema: dict[str, Any], what: str, fields: bool = False)
     """Refuses `data` with the JSON path of every fault, one line each, so that a scenario's writer fixes
     them all in one go. With `fields`, the schema is the ruleset's own (fields of players, things, the
     world; parameters), and an unknown name is named in the path."""
+    # Imported here: a turn whose state fits its schemas (schemafit.fits) never needs jsonschema, and its
+    # import costs more than the turn's own check.
+    import jsonschema
+
     cls = jsonschema.validators.validator_for(schema)
     errors = sorted(cls(schema).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     lines: list[str] = []
