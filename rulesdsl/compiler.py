@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -18,6 +19,8 @@ from rulesdsl.diagnostics import CompileError, Diagnostic
 from rulesdsl.source import Source, Span, plain_file_name
 
 if TYPE_CHECKING:
+    import jinja2
+
     from rulesdsl.ir import Program
     from rulesdsl.runtime.spec import RulesetSpec
 
@@ -162,3 +165,40 @@ def import_generated(target: Path) -> tuple[ModuleType, RulesetSpec]:
         spec.loader.exec_module(mod)
     ruleset: RulesetSpec = mod.RULESET
     return mod, ruleset
+
+
+@cache
+def load_template(spec: RulesetSpec) -> jinja2.Template:
+    """The ruleset's report template, compiled by Jinja to Python once and kept in the cache beside the
+    compiled modules: a turn reads that instead of compiling the template again. The key holds all that
+    makes the code: the template, Jinja's version and the compiler's own files (which hold template_env's
+    settings). The code is always run by the sandboxed environment of template_env, as from_string would
+    run it."""
+    import jinja2
+
+    from rulesdsl.runtime.report import template_env
+
+    env = template_env()
+    key = f"{jinja2.__version__}/{compiler_fingerprint()}/{spec.template}"
+    target = cache_dir() / f"template_{hashlib.sha256(key.encode()).hexdigest()[:24]}.py"
+    try:
+        # "<template>" is the file name from_string gives the code: errors read the same either way.
+        code = compile(target.read_text(encoding="utf-8"), "<template>", "exec")
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        # Not cached yet, or a cache file spoilt outside rulesdsl (never half-written by it): compile again.
+        source = env.compile(spec.template, raw=True)
+        _write_cache(target, source)
+        code = compile(source, "<template>", "exec")
+    return env.template_class.from_code(env, code, env.make_globals(None))
+
+
+def _write_cache(target: Path, text: str) -> None:
+    """Writes a cache file whole or not at all; a cache that cannot be written only costs the next turn time."""
+    tmp = target.with_suffix(f".tmp{os.getpid()}")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()

@@ -28,7 +28,7 @@ from typing import Any
 
 import yaml
 
-from rulesdsl.compiler import cache_dir, check_path, load_module
+from rulesdsl.compiler import cache_dir, check_path, load_module, load_template
 from rulesdsl.diagnostics import CompileError
 from rulesdsl.game import yamlio
 from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, lock_new_staging, remove_abandoned, write_file
@@ -436,12 +436,13 @@ def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folde
     what that leaves undone, as the error's first words."""
     staging.mkdir(folder)
     written = []
+    template = load_template(game.spec)
     for p in players:
         try:
             data = report_data(game, p)
             if checking_reports():
                 validate_report(game.spec, data)
-            text = render(game.spec, data)
+            text = render(game.spec, data, template)
         except RulesError as e:
             raise GameError(f"{failed}: {e}") from None
         except Exception as e:

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import os
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
@@ -118,39 +115,12 @@ def validate_report(spec: RulesetSpec, data: dict[str, Any]) -> None:
 
 @cache
 def _template(spec: RulesetSpec) -> jinja2.Template:
-    """The report template, compiled by Jinja to Python once and kept in the compiled modules' cache beside
-    them: a turn reads that instead of compiling the template again. The key holds all that makes the code:
-    the template, Jinja's version and the compiler's own files (which hold template_env's settings). The
-    code is always run by the sandboxed environment of template_env, as from_string would run it."""
-    from rulesdsl.compiler import cache_dir, compiler_fingerprint
-
-    env = template_env()
-    key = f"{jinja2.__version__}/{compiler_fingerprint()}/{spec.template}"
-    target = cache_dir() / f"template_{hashlib.sha256(key.encode()).hexdigest()[:24]}.py"
-    try:
-        # "<template>" is the file name from_string gives the code: errors read the same either way.
-        code = compile(target.read_text(encoding="utf-8"), "<template>", "exec")
-    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
-        # Not cached yet, or a cache file spoilt outside rulesdsl (never half-written by it): compile again.
-        source = env.compile(spec.template, raw=True)
-        _write_cache(target, source)
-        code = compile(source, "<template>", "exec")
-    return env.template_class.from_code(env, code, env.make_globals(None))
+    return template_env().from_string(spec.template)
 
 
-def _write_cache(target: Path, text: str) -> None:
-    """Writes a cache file whole or not at all; a cache that cannot be written only costs the next turn time."""
-    tmp = target.with_suffix(f".tmp{os.getpid()}")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
-    except OSError:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-
-
-def render(spec: RulesetSpec, data: dict[str, Any]) -> str:
-    text = _template(spec).render(**data)
+def render(spec: RulesetSpec, data: dict[str, Any], template: jinja2.Template | None = None) -> str:
+    """The report's text. `template` is the ruleset's template already compiled (the compiler caches it:
+    rulesdsl.compiler.load_template); without it, the template is compiled here."""
+    text = (template or _template(spec)).render(**data)
     # Reviewers diff these: no trailing blanks, one newline at the end.
     return "\n".join(line.rstrip() for line in text.splitlines()).rstrip("\n") + "\n"

@@ -9,26 +9,27 @@ from typing import Any
 import pytest
 from jinja2.sandbox import SecurityError
 
+from rulesdsl.compiler import load_template
 from rulesdsl.game import folder
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.folder import GameFolder
 from rulesdsl.runtime import report
-from rulesdsl.runtime.report import CHECK_REPORTS, _template, checking_reports, template_env
+from rulesdsl.runtime.report import CHECK_REPORTS, checking_reports, template_env
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
 
 
 class _Spec:
-    """What _template reads of a ruleset."""
+    """What load_template reads of a ruleset."""
 
     def __init__(self, template: str) -> None:
         self.template = template
 
 
 def _fresh(template: str) -> Any:
-    _template.cache_clear()  # as a new process would
-    return _template(_Spec(template))
+    load_template.cache_clear()  # as a new process would
+    return load_template(_Spec(template))  # type: ignore[arg-type]
 
 
 def test_the_template_is_compiled_once_and_then_read_from_the_cache(tmp_path: Path,
