@@ -257,6 +257,7 @@ class FieldDef:
     default: Expr | None
     reset_each_turn: bool
     line: int
+    from_scenario: bool = False  # no default: every scenario sets it (required in the state schema)
 
 
 @dataclass(frozen=True)

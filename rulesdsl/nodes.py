@@ -268,6 +268,7 @@ class FieldDecl:
     type: TypeRef
     default: Expr | None
     reset_each_turn: bool
+    from_scenario: bool = False  # `from scenario`: every scenario must set it; no default
 
 
 @dataclass(frozen=True)

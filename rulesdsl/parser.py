@@ -182,11 +182,15 @@ class _Builder(Transformer[Any, Any]):
         return n.WorldDecl(self.span(meta), "world", tuple(fields))
 
     @v_args(meta=True, inline=True)
-    def field_decl(self, meta: Any, name: Token, ty: n.TypeRef, default: n.Expr | None,
+    def field_decl(self, meta: Any, name: Token, ty: n.TypeRef, scenario: Any, default: n.Expr | None,
                    reset: Any) -> n.FieldDecl:
-        return n.FieldDecl(self.span(meta), str(name), ty, default, reset is not None)
+        return n.FieldDecl(self.span(meta), str(name), ty, default, reset is not None,
+                           from_scenario=scenario is not None)
 
     def reset(self, _: list[Any]) -> bool:
+        return True
+
+    def from_scenario(self, _: list[Any]) -> bool:
         return True
 
     # -- types

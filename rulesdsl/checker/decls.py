@@ -434,7 +434,9 @@ def fields(env: Env, module: n.Module, checker: ExprChecker) -> None:
                                 help="remove one of them, or rename it")
                 continue
             ty = env.resolve_type(f.type)
-            if isinstance(ty, T.ThingT) and f.default is None:
+            if f.from_scenario:
+                _check_from_scenario(env, f, isinstance(d, n.ThingDecl))
+            elif isinstance(ty, T.ThingT) and f.default is None:
                 keys = env.things[ty.name].keys if ty.name in env.things else []
                 start = f", or start it at one: `{f.name}: {ty.name} = {ty.name}.{keys[0]}`" if keys else ""
                 env.diags.error(f.type.span, "E0228", f"field `{f.name}` holds a {ty.name} but starts with none",
@@ -444,8 +446,25 @@ def fields(env: Env, module: n.Module, checker: ExprChecker) -> None:
                 default = checker.expr(f.default, scope, ctx)
                 want = ty.value if isinstance(ty, T.MapT) else ty
                 checker.expect(default, want, f.default.span, f"the default of `{f.name}`")
-            target[f.name] = ir.FieldDef(f.name, ty, default, f.reset_each_turn, f.span.line)
+            target[f.name] = ir.FieldDef(f.name, ty, default, f.reset_each_turn, f.span.line,
+                                         from_scenario=f.from_scenario and not isinstance(d, n.ThingDecl))
             spans[f.name] = f.span
+
+
+def _check_from_scenario(env: Env, f: n.FieldDecl, of_thing: bool) -> None:
+    """E0229: a field `from scenario` has no default to start from or to go back to, and belongs to a player
+    or the world (a thing's instances, and so their values, are the ruleset's own `data`)."""
+    if of_thing:
+        env.diags.error(f.span, "E0229", f"a thing's field cannot come `from scenario`: `{f.name}` would need "
+                                         "every instance in every scenario",
+                        help="give it a default, or set it in the thing's `data` rows")
+    if f.default is not None:
+        env.diags.error(f.default.span, "E0229", f"field `{f.name}` comes from the scenario, so it has no default",
+                        help="remove `from scenario` to start every one at this value, or remove the default")
+    if f.reset_each_turn:
+        env.diags.error(f.span, "E0229", f"field `{f.name}` comes from the scenario, so it cannot be "
+                                         "`reset each turn`: it has no default to go back to",
+                        help="remove `reset each turn`, or give it a default instead of `from scenario`")
 
 
 def data(env: Env, module: n.Module) -> dict[str, list[ir.Instance]]:

@@ -324,3 +324,49 @@ def test_a_weighted_table_with_keys_shows_the_header_to_write(tmp_path: Path) ->
     text = BASE + "table w(x: int) -> int weighted {  #!\n 50%: 1\n 50%: 2\n}\n" + USE_W
     d = only(tmp_path, text, "E0220")
     assert d.help == "write `table w -> int weighted { ... }`"
+
+
+# ---------------------------------------------------------------- fields `from scenario`
+
+def _player_field(line: str) -> str:
+    """BASE with one more player field, marked `#!`."""
+    return BASE.replace("  moves: int = 0\n", f"  moves: int = 0\n  {line}  #!\n", 1)
+
+
+@pytest.mark.parametrize("line", ["home: Box from scenario", "rival: Player from scenario",
+                                  "banner: text from scenario", "seen: set of Box from scenario"])
+def test_a_player_field_from_the_scenario_needs_no_default(line: str, tmp_path: Path) -> None:
+    # A lone Box or Player without a default is E0228 unless the scenario gives it.
+    assert diagnostics(tmp_path, _player_field(line).replace("  #!", "")) == []
+
+
+def test_a_world_field_from_the_scenario_needs_no_default(tmp_path: Path) -> None:
+    assert diagnostics(tmp_path, BASE + "world {\n capital: Box from scenario\n}\n") == []
+
+
+def test_a_field_from_the_scenario_with_a_default_too_points_at_the_default(tmp_path: Path) -> None:
+    d = only(tmp_path, _player_field("home: Box from scenario = Box.A"), "E0229")
+    assert d.message == "field `home` comes from the scenario, so it has no default"
+    assert (d.span.line, d.span.col, d.span.end_col) == (15, 29, 34)
+    assert d.help == "remove `from scenario` to start every one at this value, or remove the default"
+
+
+def test_a_field_from_the_scenario_cannot_be_reset_each_turn(tmp_path: Path) -> None:
+    d = only(tmp_path, _player_field("seen: int from scenario reset each turn"), "E0229")
+    assert d.message == ("field `seen` comes from the scenario, so it cannot be `reset each turn`: "
+                         "it has no default to go back to")
+    assert (d.span.line, d.span.col) == (15, 3)
+
+
+def test_a_things_field_cannot_come_from_the_scenario(tmp_path: Path) -> None:
+    text = BASE.replace("  stones: int = 0\n", "  stones: int = 0\n  rank: int from scenario  #!\n", 1)
+    d = only(tmp_path, text, "E0229")
+    assert d.message == ("a thing's field cannot come `from scenario`: `rank` would need every instance in "
+                         "every scenario")
+    assert (d.span.line, d.span.col) == (5, 3)
+
+
+def test_a_field_named_from_after_a_field_without_default_says_from_is_a_keyword_there(tmp_path: Path) -> None:
+    text = BASE.replace("  moves: int = 0\n", "  moves: int\n  from: int  #!\n", 1)
+    d = only(tmp_path, text, "E0103")
+    assert d.message == "`from` is a keyword here, so it cannot name an argument or a field"
