@@ -450,7 +450,8 @@ def state_schema(env: Env, instances: dict[str, list[ir.Instance]]) -> dict[str,
         "email": {"type": "string"},
         "active": {"type": "boolean"},
     })
-    player["required"] = ["name", "account", "code"]
+    # A field `from scenario` has no default: each player must be given it (and the world, below).
+    player["required"] = ["name", "account", "code", *(k for k, f in env.player_fields.items() if f.from_scenario)]
     things = {}
     for name, info in env.things.items():
         keys = [i.key for i in instances.get(name, [])]
@@ -461,6 +462,9 @@ def state_schema(env: Env, instances: dict[str, list[ir.Instance]]) -> dict[str,
         params[pname] = schema_of(p.ty, _STATE_DECIMAL)
     # A section only for a ruleset with a `world` block: elsewhere `world:` is an unknown section.
     world = {"world": fields_schema(env.world_fields, {})} if env.world_line is not None else {}
+    world_required = [k for k, f in env.world_fields.items() if f.from_scenario]
+    if world_required:
+        world["world"]["required"] = world_required
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "ruleset world",
@@ -471,4 +475,5 @@ def state_schema(env: Env, instances: dict[str, list[ir.Instance]]) -> dict[str,
             **world,
             **things,
         },
+        **({"required": ["world"]} if world_required else {}),
     }

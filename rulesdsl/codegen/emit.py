@@ -552,8 +552,10 @@ class Emitter:
             value_ty = f.ty.value if isinstance(f.ty, T.MapT) else f.ty
             default = f"lambda g: {_zero(value_ty)}"
         self.used.add("FieldSpec")
+        # Only when set, so that the modules of rulesets without such a field stay as they were.
+        scenario = ", from_scenario=True" if f.from_scenario else ""
         return (f"FieldSpec(name={f.name!r}, attr={names.attr(f.name)!r}, type={type_desc(f.ty)!r}, "
-                f"default={default}, reset_each_turn={f.reset_each_turn!r})")
+                f"default={default}, reset_each_turn={f.reset_each_turn!r}{scenario})")
 
     def field_line(self, f: ir.FieldDef, shown: str) -> None:
         """A field's spec, whose default may fail while a turn runs: its lines name the field."""

@@ -19,6 +19,8 @@ class FieldSpec:
     type: TypeDesc
     default: Fn  # default(g) -> value; for a per-key value, the default of each key
     reset_each_turn: bool = False
+    # Last and defaulted: modules compiled before it pass the fields above by position.
+    from_scenario: bool = False  # no default: the scenario must set it; `default` only fills the slot
 
 
 @dataclass(frozen=True)

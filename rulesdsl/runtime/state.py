@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
@@ -144,7 +145,16 @@ def _canonical_map(g: Game, key_thing: str, m: dict[str, Any]) -> dict[str, Any]
 
 def _init_fields(g: Game, obj: Any, fields: tuple[FieldSpec, ...]) -> None:
     for f in fields:
+        # A field `from scenario` gets its zero only to fill the slot: the scenario (or state) sets it next,
+        # and _missing refuses a scenario that does not.
         setattr(obj, f.attr, {} if f.type[0] == "map" else f.default(g))
+
+
+def _missing(f: FieldSpec, given: Any, path: str) -> None:
+    """Refuses a field `from scenario` that `given` (the scenario's values for one player, or its world)
+    leaves out. `rulesdsl new` has refused it already by the schema; this guards other callers."""
+    if f.from_scenario and not (isinstance(given, dict) and f.name in given):
+        raise StateError(f"{path}.{f.name}", "missing: every scenario must set it (`from scenario`)")
 
 
 def _set_fields(g: Game, obj: Any, fields: tuple[FieldSpec, ...], values: dict[str, Any], path: str,
@@ -216,11 +226,15 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
     for i, (p, raw) in enumerate(zip(g.all_players, players, strict=True)):
         _init_fields(g, p, spec.player_fields)
         _set_player(g, p, raw, f"$.players[{i}]", faults)
+        for f in spec.player_fields:
+            faults.check(functools.partial(_missing, f, raw, f"$.players[{i}]"))
         if g.budget_attr and spec.policy.budget_field not in raw:
             setattr(p, g.budget_attr, spec.policy.budget_start)
     # Last, so that the world's defaults may read the players and things.
     _init_fields(g, g.world, spec.world_fields)
     faults.check(lambda: _set_world(g, scenario, faults))
+    for f in spec.world_fields:
+        faults.check(functools.partial(_missing, f, scenario.get("world"), "$.world"))
     faults.raise_any()
     return g
 
