@@ -97,6 +97,11 @@ def _fault_lines(err: Any, what: str, fields: bool) -> list[str]:
                 out.append(f"{what}: {json_path([*parts, name])}: no such {what_name}"
                            f"{f'; did you mean {close[0]}?' if close else ''}")
             return out
+    elif err.validator == "required" and isinstance(err.instance, dict):
+        # A missing key is the key's fault, not its mapping's: name it in the path, as for any other value.
+        missing = [str(k) for k in err.validator_value if k not in err.instance]
+        why = "every scenario must set it" if fields else "it is needed here"
+        return [f"{what}: {json_path([*parts, name])}: missing: {why}" for name in missing]
     elif err.validator == "pattern" and isinstance(err.schema, dict) and err.schema.get("description"):
         # The pattern is for the schema's reader; the GM reads what it means.
         shown = repr(err.instance)

@@ -164,7 +164,7 @@ _DELETE = object()
 @pytest.mark.parametrize(("where", "value", "expected"), [
     (["turn"], "x", "$.turn"),
     (["players", 1, "cash"], "lots", "$.players[1].cash"),
-    (["players", 0, "name"], _DELETE, "$.players[0]"),
+    (["players", 0, "name"], _DELETE, "$.players[0].name"),
     (["players", 2, "superspy"], "XXX", "$.players[2].superspy"),
     (["Country", "ARG", "troops"], "many", "$.Country.ARG.troops"),
     (["Country", "ARG", "influence"], {"77": 3}, "$.Country.ARG.influence.77"),
@@ -173,7 +173,7 @@ _DELETE = object()
     (["engine", "on_file"], {"1": [3]}, "$.engine.on_file.1[0]"),
     (["engine", "streaks"], {"majority": {"1": "x"}}, "$.engine.streaks.majority.1"),
     (["ruleset", "title"], "Another Game", "$.ruleset.title"),
-    (["engine"], _DELETE, "$"),
+    (["engine"], _DELETE, "$.engine"),
 ], ids=["turn", "cash", "name", "superspy", "troops", "influence-key", "unknown-field", "parameter", "on-file",
         "streaks", "title", "engine"])
 def test_corrupted_state_is_refused_with_its_path(started: Path, tmp_path: Path, where: list[Any], value: Any,

@@ -109,9 +109,9 @@ def test_new_refuses_a_scenario_that_leaves_them_out_naming_every_one(rules: Pat
     game = tmp_path / "game"
     assert main(["new", str(rules), str(game), "--scenario", str(_scenario(tmp_path, data))]) == 2
     err = capsys.readouterr().err
-    assert "scenario.yaml: $.players[1]: 'home' is a required property" in err
-    assert "scenario.yaml: $.players[0]: 'banner' is a required property" in err
-    assert "scenario.yaml: $: 'world' is a required property" in err
+    assert "scenario.yaml: $.players[1].home: missing: every scenario must set it" in err
+    assert "scenario.yaml: $.players[0].banner: missing: every scenario must set it" in err
+    assert "scenario.yaml: $.world: missing: every scenario must set it" in err
     assert not game.exists()
 
 
@@ -119,7 +119,7 @@ def test_new_refuses_a_world_section_without_the_worlds_field(rules: Path, tmp_p
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     data = {**SCENARIO, "world": {}}
     assert main(["new", str(rules), str(tmp_path / "game"), "--scenario", str(_scenario(tmp_path, data))]) == 2
-    assert "scenario.yaml: $.world: 'capital' is a required property" in capsys.readouterr().err
+    assert "scenario.yaml: $.world.capital: missing: every scenario must set it" in capsys.readouterr().err
 
 
 def test_new_game_names_every_missing_field_with_its_path(rules: Path, tmp_path: Path) -> None:
