@@ -9,6 +9,9 @@ slip in unchecked. Kinds:
   expressions             one expression a line, each checked as a `let` in that effect: no error.
   expect CODE KIND ...    as KIND, but the example shows a mistake on purpose: exactly error CODE.
   elided                  a sketch where `...` stands for left-out lines; it must really leave some out.
+  scenario RULESET [part]  a scenario for rulesets/RULESET.rules: `rulesdsl new` accepts it (with
+                          `part`, after adding two players to it).
+  scenario-error RULESET  a scenario that `rulesdsl new` refuses with the text of the next block.
   template, output, yaml, sh, text    not rulesdsl source.
 """
 
@@ -19,8 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import yaml
 
 from rulesdsl.compiler import check_path
+from rulesdsl.game.folder import GameError, GameFolder
 from tests.unit.rulestools import ROOT, show
 
 DOCS = [ROOT / "docs" / "language.md", ROOT / "README.md"]
@@ -278,6 +283,9 @@ def test_docs_example(block: Block, tmp_path: Path) -> None:
     kind, *args = block.marker.split()
     if kind in ("template", "output", "yaml", "sh", "text"):
         return
+    if kind in ("scenario", "scenario-error"):
+        check_scenario(block, kind, args, tmp_path)
+        return
     if kind == "elided":
         assert "..." in block.text, "an elided example must show where it leaves lines out"
         return
@@ -287,3 +295,25 @@ def test_docs_example(block: Block, tmp_path: Path) -> None:
         kind, *args = args[1:]
     codes, shown = error_codes(tmp_path, ruleset_for(kind, args, block.text))
     assert codes == expected, shown
+
+
+TWO_PLAYERS = [{"name": "Ann", "account": "20408", "code": "A"}, {"name": "Bob", "account": "1001", "code": "B"}]
+
+
+def check_scenario(block: Block, kind: str, args: list[str], tmp_path: Path) -> None:
+    rules = ROOT / "rulesets" / f"{args[0]}.rules"
+    scenario = tmp_path / "scenario.yaml"
+    text = block.text
+    if args[1:] == ["part"]:
+        text += yaml.safe_dump({"players": TWO_PLAYERS})
+    scenario.write_text(text, encoding="utf-8")
+    if kind == "scenario":
+        GameFolder.create(rules, tmp_path / "game", scenario, None)
+        assert (tmp_path / "game" / "turns" / "turn-000" / "state.yaml").is_file()
+        return
+    following = ALL[ALL.index(block) + 1]
+    assert following.file == block.file and following.marker == "output", "the refusal belongs in the next block"
+    with pytest.raises(GameError) as refused:
+        GameFolder.create(rules, tmp_path / "game", scenario, None)
+    assert f"error: {refused.value}\n" == following.text
+    assert not (tmp_path / "game").exists()
