@@ -8,7 +8,8 @@ slip in unchecked. Kinds:
   statements              statements, checked as the effect of an order of the context: no error.
   expressions             one expression a line, each checked as a `let` in that effect: no error.
   expect CODE KIND ...    as KIND, but the example shows a mistake on purpose: exactly error CODE.
-  elided                  a sketch where `...` stands for left-out lines; it must really leave some out.
+  elided [KIND ...]       a sketch where `...` stands for left-out lines (it must really leave some out);
+                          with a KIND, checked as that KIND once the `...` are taken out.
   scenario RULESET [part]  a scenario for rulesets/RULESET.rules: `rulesdsl new` accepts it (with
                           `part`, after adding two players to it).
   scenario-error RULESET  a scenario that `rulesdsl new` refuses with the text of the next block.
@@ -67,6 +68,8 @@ thing Country keyed by code {
 data Country(code, name, industry, troops, security) {
   ARG: "Argentina", 2, 4, 2
   BRA: "Brazil", 3, 3, 3
+  PER: "Peru", 1, 2, 1
+  VEN: "Venezuela", 2, 1, 1
 }
 """,
     "links": "\nlinks Country.adjacent {\n  ARG: BRA\n}\n",
@@ -259,6 +262,8 @@ def ruleset_for(kind: str, args: list[str], text: str) -> str:
 def error_codes(folder: Path, ruleset: str) -> tuple[list[str], str]:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "docs.report.j2").write_text("Name {{ name }}\n", encoding="utf-8")
+    # The report example of the docs names Covert's template, and shows its `cash`.
+    (folder / "covert.report.j2").write_text("Cash {{ cash }}\n", encoding="utf-8")
     path = folder / "docs.rules"
     path.write_text(ruleset, encoding="utf-8")
     checked = check_path(path)
@@ -286,14 +291,20 @@ def test_docs_example(block: Block, tmp_path: Path) -> None:
     if kind in ("scenario", "scenario-error"):
         check_scenario(block, kind, args, tmp_path)
         return
+    text = block.text
     if kind == "elided":
-        assert "..." in block.text, "an elided example must show where it leaves lines out"
-        return
+        assert "..." in text, "an elided example must show where it leaves lines out"
+        if not args:
+            return
+        text = "".join(ln + "\n" for ln in text.splitlines() if ln.strip() != "...")
+        text = text.replace(" { ... }", " { }").replace(", ...", "")
+        assert "..." not in text, "only whole `...` lines, `{ ... }` and `, ...` can be taken out"
+        kind, *args = args
     expected: list[str] = []
     if kind == "expect":
         expected = [args[0]]
         kind, *args = args[1:]
-    codes, shown = error_codes(tmp_path, ruleset_for(kind, args, block.text))
+    codes, shown = error_codes(tmp_path, ruleset_for(kind, args, text))
     assert codes == expected, shown
 
 
