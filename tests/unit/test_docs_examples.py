@@ -262,8 +262,12 @@ def ruleset_for(kind: str, args: list[str], text: str) -> str:
 def error_codes(folder: Path, ruleset: str) -> tuple[list[str], str]:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "docs.report.j2").write_text("Name {{ name }}\n", encoding="utf-8")
-    # The report example of the docs names Covert's template, and shows its `cash`.
+    # The report example of the docs names Covert's template, and shows its `cash`; a whole ruleset's
+    # template shows nothing (its report fields are checked all the same).
     (folder / "covert.report.j2").write_text("Cash {{ cash }}\n", encoding="utf-8")
+    for name in re.findall(r'template "([A-Za-z0-9_.-]+)"', ruleset):
+        if not (folder / name).exists():
+            (folder / name).write_text("", encoding="utf-8")
     path = folder / "docs.rules"
     path.write_text(ruleset, encoding="utf-8")
     checked = check_path(path)
