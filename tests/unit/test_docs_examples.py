@@ -10,8 +10,9 @@ slip in unchecked. Kinds:
   expect CODE KIND ...    as KIND, but the example shows a mistake on purpose: exactly error CODE.
   elided [KIND ...]       a sketch where `...` stands for left-out lines (it must really leave some out);
                           with a KIND, checked as that KIND once the `...` are taken out.
-  scenario RULESET [part]  a scenario for rulesets/RULESET.rules: `rulesdsl new` accepts it (with
-                          `part`, after adding two players to it).
+  scenario RULESET [part]  a scenario for rulesets/RULESET.rules (`previous`: the last `whole` block
+                          before it): `rulesdsl new` accepts it (with `part`, after adding two
+                          players to it).
   scenario-error RULESET  a scenario that `rulesdsl new` refuses with the text of the next block.
   template, output, yaml, sh, text    not rulesdsl source.
 """
@@ -317,6 +318,11 @@ TWO_PLAYERS = [{"name": "Ann", "account": "20408", "code": "A"}, {"name": "Bob",
 
 def check_scenario(block: Block, kind: str, args: list[str], tmp_path: Path) -> None:
     rules = ROOT / "rulesets" / f"{args[0]}.rules"
+    if args[0] == "previous":
+        before = [b for b in ALL[:ALL.index(block)] if b.file == block.file and b.marker == "whole"]
+        assert before, "no whole ruleset before this scenario"
+        error_codes(tmp_path / "rules", before[-1].text)  # writes it, with its template
+        rules = tmp_path / "rules" / "docs.rules"
     scenario = tmp_path / "scenario.yaml"
     text = block.text
     if args[1:] == ["part"]:
