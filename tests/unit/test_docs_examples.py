@@ -338,3 +338,11 @@ def check_scenario(block: Block, kind: str, args: list[str], tmp_path: Path) -> 
         GameFolder.create(rules, tmp_path / "game", scenario, None)
     assert f"error: {refused.value}\n" == following.text
     assert not (tmp_path / "game").exists()
+
+
+def test_a_fragment_with_a_mistake_gives_its_error(tmp_path: Path) -> None:
+    # The context does not hide mistakes: §8's precedence example declared the wrong way round is E0421.
+    wrong = 'order steal "PLAY {card} AT {target}" {\n  card: Card\n  target: Player\n}\n' \
+            'order satellite "PLAY S4 AT {target}" {\n  target: Player\n}\n' \
+            'phase stealing: run steal\nphase satellites: run satellite\n'
+    assert error_codes(tmp_path, ruleset_for("decls", [], wrong))[0] == ["E0421"]
