@@ -47,6 +47,8 @@ module on every Python version.
 
 from __future__ import annotations
 
+from rulesdsl.runtime import exported
+
 # Python's keywords (3.11) and soft keywords (up to 3.12's `type`): they cannot follow a dot. A fixed
 # list, so that a new Python does not change the generated text of a ruleset.
 KEYWORDS = frozenset({
@@ -60,21 +62,16 @@ KEYWORDS = frozenset({
 # that repeats one, and a thing or the world has none of them.
 CLASS_ATTRS = frozenset({"TYPE"})
 
-# Module-level names of the generated module that start with a capital: the runtime's classes, the
-# classes it defines itself, its constants, and Python's constants.
-CAPITALISED = frozenset({
-    "ArgSpec", "FieldSpec", "Fraction", "GroupSpec", "OrderFailed", "OrderRec", "OrderSpec", "ParamSpec",
-    "PhaseSpec", "PlayerBase", "PolicySpec", "RulesError", "RulesetSpec", "TableMiss", "Thing", "ThingSpec",
-    "VictorySpec", "WorldBase", "Player", "World", "None", "True", "False", "LINE_MAP", "RULE_MAP", "RULESET",
+# Module-level names of the generated module that start with a capital: the runtime's classes (read from
+# its exports, so a new export is reserved the day it is added), the classes the module defines itself,
+# its constants, and Python's constants.
+CAPITALISED = frozenset(n for n in exported if n[:1].isupper()) | frozenset({
+    "Player", "World", "None", "True", "False", "LINE_MAP", "RULE_MAP", "RULESET",
 })
 
 # Every name the generated module uses of its own, whatever the ruleset: none of them may start with a
 # family's prefix (checked below). Builtins are those the generated code calls.
-FIXED = CAPITALISED | frozenset({
-    "agg_max", "agg_min", "best", "chance", "clamp", "div", "first", "fmt", "index", "intdiv", "interp",
-    "is_alnum", "lookup", "madd", "mget", "mremove", "mset", "ordered", "pick", "remove_item", "roll", "rounds",
-    "set_add",
-    "shuffle", "to_ceil", "to_floor", "to_round", "truncate", "weighted_pick",
+FIXED = CAPITALISED | exported | frozenset({
     "abs", "all", "any", "len", "list", "max", "min", "sorted", "sum",
     "g", "me", "o", "rng", "out", "report_data", "_ruleset", "line_map", "rule_map",
     "__slots__", "TYPE",  # in the body of each class, their own namespace
