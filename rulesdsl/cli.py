@@ -12,7 +12,7 @@ from pathlib import Path
 from rulesdsl import __version__
 from rulesdsl.compiler import check_path, compile_path
 from rulesdsl.diagnostics import CompileError, render_json, render_text
-from rulesdsl.game.folder import GameError, GameFolder, TurnResult
+from rulesdsl.game.folder import GameError, GameFolder, TurnResult, turn_name
 from rulesdsl.game.names import report_base
 
 _TRACEBACK = "RULESDSL_TRACEBACK"
@@ -76,12 +76,12 @@ def cmd_new(args: argparse.Namespace) -> int:
     game = folder.load_game()
     # The game is made: as for a turn, a summary that cannot be printed does not make the command fail.
     try:
-        start = folder.turns_dir / "turn-000"
+        start = folder.turns_dir / turn_name(game.turn)
         reports = [(p.name, start / "reports" / f"{report_base(p.account, p.name)}.txt") for p in game.all_players]
         reports = [(name, path) for name, path in reports if path.is_file()]
         print(f"{game.spec.title} {game.meta.get('id', '')}: a new game in {args.gamedir} "
               f"with {len(game.all_players)} players.")
-        print(f"{args.gamedir}: {len(reports)} starting report(s), turn 0:")
+        print(f"{args.gamedir}: {len(reports)} starting report(s), turn {game.turn}:")
         for name, path in reports:
             print(f"  {path}  ({name})")
         print(f"  starting state: {start / 'state.yaml'}")

@@ -5,7 +5,8 @@ Layout of GAMEDIR:
     rulesdsl.lock             locked (fcntl.flock) by a `turn` from start to end: one turn at a time
     rules/                    the ruleset and its templates, as the game was started with them
     turns/turn-000/           the starting state.yaml, and reports/ (each player's starting position,
-                              written as a turn writes its reports)
+                              written as a turn writes its reports); a scenario that starts the game at
+                              a later turn (`turn: 19`) has its starting state in that turn's folder
     turns/turn-NNN/           one folder per processed turn (NNN: three digits or more): orders/ (the
                               submissions byte for byte as received, as NN-name), received.sha256 (the
                               sha256 of each), reports/ (ACCOUNT-name.txt per player, and its data as
@@ -45,6 +46,8 @@ from rulesdsl.runtime.state import StateError, dump, load, new_game
 __all__ = ["GameError", "GameFolder", "TurnResult", "read_yaml", "validate", "write_yaml"]
 
 RECEIVED = "received.sha256"
+# A scenario's sections that are not the state's: how the game starts, not what it holds.
+_SCENARIO_ONLY = ("game", "seed", "turn")
 _TURN_DIR = re.compile(r"turn-([0-9]{3,})")
 
 
@@ -191,7 +194,7 @@ class GameFolder:
     def latest_turn(self) -> int:
         turns = self.turn_numbers()
         if not turns:
-            raise GameError(f"{self.root}: not a game folder (no turns/turn-000); start one with `rulesdsl new`")
+            raise GameError(f"{self.root}: not a game folder (no turns/turn-NNN); start one with `rulesdsl new`")
         return turns[-1]
 
     def rules_path(self) -> Path:
@@ -295,7 +298,7 @@ class GameFolder:
                 staging.write("game.yaml", yaml_bytes({"rules": f"rules/{rules.name}"}))
                 spec, _ = cls(staging.path).load_spec()
                 world = {k: v for k, v in data.items() if k in spec.state_schema["properties"]}
-                unknown = [k for k in data if k not in spec.state_schema["properties"] and k not in ("game", "seed")]
+                unknown = [k for k in data if k not in spec.state_schema["properties"] and k not in _SCENARIO_ONLY]
                 faults = [f"{where}: $.{k}: \"{spec.title}\" has no such section" for k in unknown]
                 try:
                     validate(world, spec.state_schema, where, fields=True)
@@ -307,14 +310,15 @@ class GameFolder:
                     game = new_game(spec, data)
                 except StateError as e:
                     raise GameError("\n".join(f"{where}: {x}" for x in e.errors)) from None
+                start = turn_name(game.turn)
                 staging.mkdir("turns")
-                staging.mkdir(f"turns/{turn_name(0)}")
-                staging.write(f"turns/{turn_name(0)}/state.yaml", yaml_bytes(dump(game)))
+                staging.mkdir(f"turns/{start}")
+                staging.write(f"turns/{start}/state.yaml", yaml_bytes(dump(game)))
                 # Players see where they start before their first orders. The game is read back as a turn
                 # reads it, so these reports are what turn 1 starts from.
                 started = cls(staging.path).load_game()
                 write_reports(started, [p for p in started.all_players if p.active], staging,
-                              f"turns/{turn_name(0)}/reports", "the game was not made")
+                              f"turns/{start}/reports", "the game was not made")
                 if root.exists():
                     root.rmdir()
                 staging.commit()
@@ -345,7 +349,7 @@ class GameFolder:
             try:
                 text = (self.turns_dir / turn_name(turn) / RECEIVED).read_text(encoding="utf-8")
             except FileNotFoundError:
-                continue  # turn-000, or a turn from before these records were kept
+                continue  # the starting turn, or a turn from before these records were kept
             except (OSError, UnicodeDecodeError) as e:
                 raise GameError(f"turns/{turn_name(turn)}/{RECEIVED}: cannot read: {e}") from None
             for line in text.splitlines():

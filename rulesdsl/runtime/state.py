@@ -198,8 +198,8 @@ def _make_world(spec: RulesetSpec, players: list[dict[str, Any]]) -> Game:
 
 
 def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
-    """A game at turn 0 from a scenario already checked against its schema. Raises StateErrors naming every
-    value that cannot be used, not only the first."""
+    """A game at its starting turn (the scenario's `turn`, else 0) from a scenario already checked against its
+    schema. Raises StateErrors naming every value that cannot be used, not only the first."""
     faults = _Faults(True)
     players = scenario.get("players", [])
     g = _make_world(spec, players)
@@ -207,6 +207,7 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
     number = str(meta.get("number", 1))
     g.meta = {"number": number, "id": spec.game_id.replace("{number}", number), "name": meta.get("name", spec.title)}
     g.seed = int(scenario.get("seed", 0))
+    g.turn = int(scenario.get("turn", 0))
     for name, value in scenario.get("parameters", {}).items():
         ps = next(p for p in spec.params if p.name == name)
 
