@@ -1,19 +1,83 @@
-"""Checked AST -> typed IR: the resolved, typed program that the code generator trusts."""
+"""Checked AST -> typed IR: the resolved, typed program that the code generator trusts.
+
+Every node knows the `.rules` line it came from (`line`, which the code generator reads) and, when the
+checker made it, its whole span (`span`: line and column). `children()` and `walk()` go through the
+tree, so that a pass over the IR needs no walker of its own.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from rulesdsl.source import Span
 from rulesdsl.types import Ty
+
+
+@dataclass(frozen=True)
+class Node:
+    # Keyword-only and last, so that nodes are still built positionally as `Const(ty, line, value)`;
+    # left out of equality, so that two nodes that mean the same compare equal wherever they stand.
+    span: Span | None = field(default=None, kw_only=True, compare=False, repr=False)
+
+    def children(self) -> Iterator[Node]:
+        """The nodes directly inside this one, in field order (inside tuples too: branches, rows, records)."""
+        for name in _child_fields(type(self)):
+            yield from _nodes_in(getattr(self, name))
+
+
+def walk(root: Node | tuple[Any, ...] | list[Any]) -> Iterator[Node]:
+    """`root` and every node inside it, parents before children, in the order they were written."""
+    stack: list[Node] = list(reversed(list(_nodes_in(root))))
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(reversed(list(node.children())))
+
+
+def spanned(node: Node, span: Span) -> Node:
+    """`node`, with `span` given to it and to every node inside it that has none yet.
+
+    The checker builds a node from its parts and then gives it the span of the AST node it came from;
+    a part the checker made up (a default value, a `not`) gets the span of what it stands for. This runs
+    before anyone else sees the node, so setting a field of a frozen node here changes nothing seen.
+    """
+    if node.span is None:
+        object.__setattr__(node, "span", span)
+        for child in node.children():
+            spanned(child, span)
+    return node
+
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _child_fields(cls: type) -> tuple[str, ...]:
+    names = _CHILD_FIELDS.get(cls)
+    if names is None:
+        # Types, names and literal values never hold a node; the rest may (directly or in tuples).
+        names = tuple(f.name for f in dataclasses.fields(cls) if f.name not in ("span", "ty", "line", "name"))
+        _CHILD_FIELDS[cls] = names
+    return names
+
+
+def _nodes_in(value: object) -> Iterator[Node]:
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _nodes_in(item)
+
 
 # ---------------------------------------------------------------- expressions
 # Every expression knows its type and the `.rules` line it came from.
 
 
 @dataclass(frozen=True)
-class Expr:
+class Expr(Node):
     ty: Ty
     line: int
 
@@ -161,7 +225,7 @@ class MakeRecord(Expr):
 
 
 @dataclass(frozen=True)
-class Stmt:
+class Stmt(Node):
     line: int
 
 
@@ -242,7 +306,7 @@ class Fail(Stmt):
 
 
 @dataclass(frozen=True)
-class Param:
+class Param(Node):
     name: str
     ty: Ty
     default: Any
@@ -251,7 +315,7 @@ class Param:
 
 
 @dataclass(frozen=True)
-class FieldDef:
+class FieldDef(Node):
     name: str
     ty: Ty
     default: Expr | None
@@ -261,7 +325,7 @@ class FieldDef:
 
 
 @dataclass(frozen=True)
-class Thing:
+class Thing(Node):
     name: str
     key: str
     fields: tuple[FieldDef, ...]
@@ -269,7 +333,7 @@ class Thing:
 
 
 @dataclass(frozen=True)
-class Instance:
+class Instance(Node):
     """One row of static data: a thing's key and the values it starts with."""
 
     key: str
@@ -278,7 +342,7 @@ class Instance:
 
 
 @dataclass(frozen=True)
-class Table:
+class Table(Node):
     name: str
     kind: str  # exact, range, weighted
     param_types: tuple[Ty, ...]
@@ -290,7 +354,7 @@ class Table:
 
 
 @dataclass(frozen=True)
-class Function:
+class Function(Node):
     name: str
     params: tuple[tuple[str, Ty], ...]
     result: Ty
@@ -299,7 +363,7 @@ class Function:
 
 
 @dataclass(frozen=True)
-class Procedure:
+class Procedure(Node):
     name: str
     params: tuple[tuple[str, Ty], ...]
     body: tuple[Stmt, ...]
@@ -307,7 +371,7 @@ class Procedure:
 
 
 @dataclass(frozen=True)
-class Group:
+class Group(Node):
     """`at most N GROUP per turn else "REASON"`: orders that `count as` it share the limit."""
 
     name: str
@@ -317,7 +381,7 @@ class Group:
 
 
 @dataclass(frozen=True)
-class OrderPolicy:
+class OrderPolicy(Node):
     header: tuple[str, ...] = ()
     budget_field: str | None = None
     budget_start: int = 0
@@ -329,7 +393,7 @@ class OrderPolicy:
 
 
 @dataclass(frozen=True)
-class Arg:
+class Arg(Node):
     name: str
     ty: Ty
     low: Expr | None
@@ -337,14 +401,14 @@ class Arg:
 
 
 @dataclass(frozen=True)
-class Check:
+class Check(Node):
     cond: Expr
     message: Expr
     line: int
 
 
 @dataclass(frozen=True)
-class Order:
+class Order(Node):
     name: str
     kind: str  # game, personal, stop, discard
     pattern: str
@@ -360,7 +424,7 @@ class Order:
 
 
 @dataclass(frozen=True)
-class Phase:
+class Phase(Node):
     name: str
     when: Expr | None
     body: tuple[Stmt, ...]
@@ -369,7 +433,7 @@ class Phase:
 
 
 @dataclass(frozen=True)
-class Report:
+class Report(Node):
     fields: tuple[tuple[str, Expr], ...]
     template: str
     template_name: str
@@ -377,7 +441,7 @@ class Report:
 
 
 @dataclass(frozen=True)
-class Victory:
+class Victory(Node):
     name: str
     var: str
     when: Expr
@@ -412,3 +476,11 @@ class Program:
     player_line: int = 0
     report_schema: dict[str, Any] = field(default_factory=dict)
     state_schema: dict[str, Any] = field(default_factory=dict)
+
+    def nodes(self) -> Iterator[Node]:
+        """Every declaration of the program, in the order the checker makes them, each holding its bodies."""
+        yield from (*self.params, *self.things, *self.player_fields, *self.world_fields, *self.tables,
+                    *self.functions, *self.procedures, self.policy, *self.orders, *self.phases)
+        if self.report is not None:
+            yield self.report
+        yield from self.victories

@@ -1,4 +1,8 @@
-"""Declaration AST -> IR: ruleset settings, parameters, things, static data, links, tables, functions."""
+"""Declaration AST -> symbol tables and IR: settings, parameters, things, fields, data, links, signatures, tables.
+
+Phase 1 (declare) passes resolve names, signatures, field types and table types; `tables` is the one
+phase 2 pass here: it checks each table's rows.
+"""
 
 from __future__ import annotations
 
@@ -26,20 +30,21 @@ from rulesdsl.checker.env import (
     suggest,
     suggest_key,
 )
-from rulesdsl.checker.exprs import ExprChecker
 from rulesdsl.checker.ranges import HIGHEST, LOWEST, Keys, describe, row_keys, uncovered
+from rulesdsl.checker.state import Checking
 from rulesdsl.source import Span
 
 KNOWN_SETTINGS = {"version": str, "turn": str, "game": str}
 
 
-def collect(env: Env, module: n.Module) -> None:
+def collect(c: Checking) -> None:
     """First pass: every global name, so that later passes may refer forward.
 
     A name refused for being reserved still stands for its declaration (a function named `turn` is
     still the function its calls mean), so that its E0202 is the only diagnostic. Of a name declared
     twice, the first declaration in the file is the one kept.
     """
+    env, module = c.env, c.module
     seen: dict[str, Span] = {}
 
     def claim(name: str, span: Span, what: str) -> bool:
@@ -151,7 +156,12 @@ def inner_names(env: Env, module: n.Module) -> None:
                             help=f"rename it, e.g. `{name}_`")
 
 
-def settings(env: Env, module: n.Module) -> tuple[str, dict[str, Any]]:
+def settings(c: Checking) -> None:
+    """The `ruleset "Title" { ... }` header: the program's title and settings."""
+    c.program.title, c.program.settings = _settings(c.env, c.module)
+
+
+def _settings(env: Env, module: n.Module) -> tuple[str, dict[str, Any]]:
     decls = [d for d in module.decls if isinstance(d, n.RulesetDecl)]
     if not decls:
         # Point at the first declaration: comments and blank lines before it are not the mistake.
@@ -372,8 +382,9 @@ def _example_key(env: Env, ty: T.ThingT) -> str:
     return info.keys[0] if info and info.keys else "KEY"
 
 
-def params(env: Env, module: n.Module) -> None:
-    for d in module.decls:
+def params(c: Checking) -> None:
+    env = c.env
+    for d in c.module.decls:
         if not isinstance(d, n.ParamDecl):
             continue
         if env.param_spans.get(d.name) != d.span:
@@ -384,10 +395,12 @@ def params(env: Env, module: n.Module) -> None:
         value = const_value(env, d.default, ty, f"the default of `{d.name}`",
                             calculated=f"to calculate it, use a function: `define {d.name}() -> "
                                        f"{ty.show()} = ...`")
-        env.params[d.name] = ir.Param(d.name, ty, value, d.secret, d.span.line)
+        env.params[d.name] = ir.Param(d.name, ty, value, d.secret, d.span.line, span=d.span)
 
 
-def fields(env: Env, module: n.Module, checker: ExprChecker) -> None:
+def field_types(c: Checking) -> None:
+    """Every field of the things, the players and the world, with its type; its default waits for phase 2."""
+    env, module = c.env, c.module
     players = [d for d in module.decls if isinstance(d, n.PlayerDecl)]
     for extra in players[1:]:
         env.diags.error(extra.span, "E0203", "only one `player` block per file",
@@ -399,28 +412,29 @@ def fields(env: Env, module: n.Module, checker: ExprChecker) -> None:
                         help="put every field of the world in one block")
     if worlds:
         env.world_line = worlds[0].span.line
-    # Types first, then defaults: a default may name keys of any thing.
+    # Keys first: a default (phase 2) may name keys of any thing.
     for info in env.things.values():
         for row in (r for dd in module.decls if isinstance(dd, n.DataDecl) and dd.name == info.name
                     for r in dd.rows):
             info.keys.append(row.key)
-    scope = Scope()
-    ctx = Context("static", allow_chance=False)
     player_spans: dict[str, Span] = {}
     world_spans: dict[str, Span] = {}
     for d in module.decls:
         if isinstance(d, n.ThingDecl) and d.name in env.things and env.things[d.name].decl_span == d.span:
             target = env.things[d.name].fields
             spans = env.things[d.name].field_spans
+            owner = d.name
             builtin = {d.key: f"`{d.key}` is the key of `{d.name}` (`keyed by {d.key}`): every {d.name} has it "
                               "already"}
         elif isinstance(d, n.PlayerDecl):
             target = env.player_fields
             spans = player_spans
+            owner = "Player"
             builtin = {b: f"`{b}` is a built-in field of every player: it is there already" for b in PLAYER_BUILTINS}
         elif isinstance(d, n.WorldDecl) and d is worlds[0]:
             target = env.world_fields
             spans = world_spans
+            owner = "world"
             builtin = {}
         else:
             continue
@@ -441,13 +455,11 @@ def fields(env: Env, module: n.Module, checker: ExprChecker) -> None:
                 start = f", or start it at one: `{f.name}: {ty.name} = {ty.name}.{keys[0]}`" if keys else ""
                 env.diags.error(f.type.span, "E0228", f"field `{f.name}` holds a {ty.name} but starts with none",
                                 help=f"make it optional: `{f.name}: {ty.name}?`{start}")
-            default = None
             if f.default is not None:
-                default = checker.expr(f.default, scope, ctx)
-                want = ty.value if isinstance(ty, T.MapT) else ty
-                checker.expect(default, want, f.default.span, f"the default of `{f.name}`")
-            target[f.name] = ir.FieldDef(f.name, ty, default, f.reset_each_turn, f.span.line,
-                                         from_scenario=f.from_scenario and not isinstance(d, n.ThingDecl))
+                env.defaults[(owner, f.name)] = f.default
+            target[f.name] = ir.FieldDef(f.name, ty, None, f.reset_each_turn, f.span.line,
+                                         from_scenario=f.from_scenario and not isinstance(d, n.ThingDecl),
+                                         span=f.span)
             spans[f.name] = f.span
 
 
@@ -467,7 +479,12 @@ def _check_from_scenario(env: Env, f: n.FieldDecl, of_thing: bool) -> None:
                         help="remove `reset each turn`, or give it a default instead of `from scenario`")
 
 
-def data(env: Env, module: n.Module) -> dict[str, list[ir.Instance]]:
+def data(c: Checking) -> None:
+    """Each thing's instances, from its `data` rows."""
+    c.program.instances = _data(c.env, c.module)
+
+
+def _data(env: Env, module: n.Module) -> dict[str, list[ir.Instance]]:
     out: dict[str, list[ir.Instance]] = {}
     given: set[str] = set()  # things with a `data` block, whether or not its rows could be read
     declared = {d.name for d in module.decls if isinstance(d, n.ThingDecl)}
@@ -528,7 +545,7 @@ def data(env: Env, module: n.Module) -> dict[str, list[ir.Instance]]:
             for c, v in zip(cols, row.values, strict=False):
                 if c in info.fields:
                     values[c] = const_value(env, v, info.fields[c].ty, f"`{c}` of {row.key}")
-            inst = ir.Instance(row.key, values, row.span.line)
+            inst = ir.Instance(row.key, values, row.span.line, span=row.span)
             seen[row.key.upper()] = inst
             rows.append(inst)
     for name, info in env.things.items():
@@ -567,7 +584,9 @@ def _column_span(d: n.DataDecl, i: int) -> Span:
     return d.column_spans[i] if i < len(d.column_spans) else d.columns_span
 
 
-def links(env: Env, module: n.Module, instances: dict[str, list[ir.Instance]]) -> None:
+def links(c: Checking) -> None:
+    """`links THING.FIELD { ... }`: both ends of each link, in the instances' values."""
+    env, module, instances = c.env, c.module, c.program.instances
     for d in module.decls:
         if not isinstance(d, n.LinksDecl):
             continue
@@ -615,12 +634,27 @@ def links(env: Env, module: n.Module, instances: dict[str, list[ir.Instance]]) -
 
 # ---------------------------------------------------------------- tables
 
-def tables(env: Env, checker: ExprChecker) -> list[ir.Table]:
-    out = []
+def table_types(c: Checking) -> None:
+    """Each table's key types and result type, and whether it is drawn from; its rows wait for phase 2."""
+    env = c.env
     for name, d in list(env.tables.items()):
         ptypes = tuple(env.resolve_type(p.type) for p in d.params)
         result = env.resolve_type(d.result)
         env.table_types[name] = (ptypes, result)
+        chances = [k for r in d.rows for k in r.keys if k.kind == "weight"]
+        if not d.weighted and not d.params and chances:
+            # A table of chances without the word `weighted`: say that once, here, and let `draw` use it.
+            env.diags.error(d.span, "E0216", f"`{name}` has chances (`{ranges.number(chances[0].weight or 0)}%`) "
+                            "but is not `weighted`", help=f"write `table {name} -> {_type_text(d.result)} weighted {{`")
+            env.tables[name] = dataclasses.replace(d, weighted=True)
+
+
+def tables(c: Checking) -> None:
+    """Each table's rows: values, keys, chances and ranges, and the keys no row covers."""
+    env, checker = c.env, c.exprs
+    out = []
+    for name, d in list(env.tables.items()):
+        ptypes, result = env.table_types[name]
         scope, ctx = Scope(), Context("static", allow_chance=False)
         rows: list[tuple[Any, ir.Expr]] = []
         values = []
@@ -628,14 +662,6 @@ def tables(env: Env, checker: ExprChecker) -> list[ir.Table]:
             v = checker.expr(row.value, scope, ctx)
             checker.expect(v, result, row.value.span, f"a value of `{name}`")
             values.append(v)
-        chances = [k for r in d.rows for k in r.keys if k.kind == "weight"]
-        if not d.weighted and not d.params and chances:
-            # A table of chances without the word `weighted`: say that once, here, and let `draw` use it.
-            env.diags.error(d.span, "E0216", f"`{name}` has chances (`{ranges.number(chances[0].weight or 0)}%`) "
-                            "but is not `weighted`", help=f"write `table {name} -> {_type_text(d.result)} weighted {{`")
-            env.tables[name] = dataclasses.replace(d, weighted=True)
-            out.append(_weighted(env, d, result, values))
-            continue
         if d.weighted:
             out.append(_weighted(env, d, result, values))
             continue
@@ -676,8 +702,8 @@ def tables(env: Env, checker: ExprChecker) -> list[ir.Table]:
                     env.diags.error(d.span, "E0219", f"table `{name}` has no row for {', '.join(combo)}",
                                     help="every combination needs a row")
                     break
-        out.append(ir.Table(name, "exact", ptypes, result, tuple(rows), d.span.line))
-    return out
+        out.append(ir.Table(name, "exact", ptypes, result, tuple(rows), d.span.line, span=d.span))
+    c.program.tables = out
 
 
 def _type_text(ref: n.TypeRef) -> str:
@@ -753,7 +779,7 @@ def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> 
         shown = f"{float(total):g}%"
         env.diags.error(d.span, "E0221", f"the chances of `{d.name}` add up to {shown}, not 100%",
                         help=f"{'add' if total < 100 else 'remove'} {abs(float(100 - total)):g}% somewhere")
-    return ir.Table(d.name, "weighted", (), result, tuple(rows), d.span.line)
+    return ir.Table(d.name, "weighted", (), result, tuple(rows), d.span.line, span=d.span)
 
 
 def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, values: list[ir.Expr]) -> ir.Table:
@@ -766,7 +792,7 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
         else:
             env.diags.error(d.span, "E0222", f"`{d.name}` has rows with ranges, so it takes one number key, "
                             f"not {len(ptypes)}", help="`below`, `from` and `to` compare one number")
-        return ir.Table(d.name, "range", ptypes, result, (), d.span.line)
+        return ir.Table(d.name, "range", ptypes, result, (), d.span.line, span=d.span)
     pt = ptypes[0]
     integer = not pt.decimal
     intervals: list[tuple[Fraction | None, bool, Fraction | None, bool, n.TableRow, ir.Expr]] = []
@@ -821,7 +847,7 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
 
     ordered = sorted(intervals, key=lo_key)
     rows = tuple(((iv[0], iv[1], iv[2], iv[3]), iv[5]) for iv in ordered)
-    return ir.Table(d.name, "range", ptypes, result, rows, d.span.line)
+    return ir.Table(d.name, "range", ptypes, result, rows, d.span.line, span=d.span)
 
 
 def _backwards(kind: str, lo: Fraction, hi: Fraction) -> tuple[str, str]:
@@ -912,75 +938,12 @@ def _check_coverage(env: Env, name: str, rows: list[tuple[Keys, n.TableRow]], wh
 
 # ---------------------------------------------------------------- functions and procedures
 
-def signatures(env: Env) -> None:
+def signatures(c: Checking) -> None:
+    """The parameter types and declared result of every function, and the parameters of every procedure."""
+    env = c.env
     for info in env.functions.values():
         info.params = tuple((p.name, env.resolve_type(p.type)) for p in info.decl.params)
         if info.decl.result is not None:
             info.result = env.resolve_type(info.decl.result)
     for pinfo in env.procedures.values():
         pinfo.params = tuple((p.name, env.resolve_type(p.type)) for p in pinfo.decl.params)
-
-
-def check_function(env: Env, checker: ExprChecker, info: FuncInfo) -> ir.Function | None:
-    if info.done:
-        return None
-    info.checking = True
-    scope = Scope()
-    for pname, pty in info.params:
-        scope.declare(pname, pty)
-    ctx = Context("function", allow_chance=False)
-    body = checker.expr(info.decl.body, scope, ctx)
-    if info.result is None:
-        info.result = T.concrete(body.ty)
-    else:
-        checker.expect(body, info.result, info.decl.body.span, f"the result of `{info.decl.name}`")
-    info.secrets = set(ctx.secrets)
-    info.calls = set(ctx.calls)
-    info.checking = False
-    info.done = True
-    return ir.Function(info.decl.name, info.params, info.result, body, info.decl.span.line)
-
-
-def functions(env: Env, checker: ExprChecker) -> list[ir.Function]:
-    out: dict[str, ir.Function] = {}
-    for name, info in env.functions.items():
-        if info.done:
-            continue
-        f = check_function(env, checker, info)
-        if f is not None:
-            out[name] = f
-    # A function checked early (because another called it) is rebuilt here for the program.
-    result = []
-    for name, info in env.functions.items():
-        if name in out:
-            result.append(out[name])
-        else:
-            info.done = False
-            mark = len(env.diags.items)
-            f = check_function(env, checker, info)
-            del env.diags.items[mark:]  # its diagnostics were already reported once
-            if f is not None:
-                result.append(f)
-    # Secret reads travel through calls.
-    changed = True
-    while changed:
-        changed = False
-        for info in env.functions.values():
-            for callee in info.calls:
-                extra = env.functions[callee].secrets - info.secrets
-                if extra:
-                    info.secrets |= extra
-                    changed = True
-    return result
-
-
-def procedures(env: Env, checker: ExprChecker) -> list[ir.Procedure]:
-    out = []
-    for name, info in env.procedures.items():
-        scope = Scope()
-        for pname, pty in info.params:
-            scope.declare(pname, pty)
-        ctx = Context("procedure")
-        body = checker.stmts(info.decl.body, scope, ctx)
-        out.append(ir.Procedure(name, info.params, body, info.decl.span.line))
-    return out

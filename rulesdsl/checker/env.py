@@ -47,11 +47,14 @@ class ThingInfo:
 
 @dataclass
 class FuncInfo:
+    """A function: its signature from phase 1, its body's IR once phase 2 has checked it (exactly once)."""
+
     decl: n.DefineDecl
     params: tuple[tuple[str, T.Ty], ...] = ()
     result: T.Ty | None = None
-    checking: bool = False
-    done: bool = False
+    checking: bool = False  # its body is being checked: a call now is a recursive one
+    checked: ir.Function | None = None
+    calls_itself: list[Span] = field(default_factory=list)  # recursive calls met while its result was unknown
     secrets: set[str] = field(default_factory=set)  # secret params it reads, directly or not
     calls: set[str] = field(default_factory=set)
 
@@ -79,6 +82,8 @@ class Env:
     functions: dict[str, FuncInfo] = field(default_factory=dict)
     procedures: dict[str, ProcInfo] = field(default_factory=dict)
     orders: dict[str, n.OrderDecl] = field(default_factory=dict)
+    # Field defaults waiting for phase 2, by owner (a thing, `Player` or `world`) and field name.
+    defaults: dict[tuple[str, str], n.Expr] = field(default_factory=dict)
     order_args: dict[str, dict[str, T.Ty]] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)  # params, tables, functions referred to
     runs: dict[str, Span] = field(default_factory=dict)  # game orders, and the `run` that runs each
@@ -115,6 +120,10 @@ class Env:
         if thing == "Player":
             return self.player_fields
         return self.things[thing].fields if thing in self.things else {}
+
+    def owned_fields(self, owner: str) -> dict[str, ir.FieldDef]:
+        """The fields of `owner` as `defaults` keys it: a thing, `Player` or `world`."""
+        return self.world_fields if owner == "world" else self.fields_of(owner)
 
     def declared_fields(self, ty: T.Ty) -> dict[str, ir.FieldDef]:
         """The declared fields of a value that has them: a player, a thing, or the world."""

@@ -6,6 +6,7 @@ import difflib
 from collections.abc import Callable
 from dataclasses import fields
 from fractions import Fraction
+from typing import Protocol
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
@@ -222,14 +223,24 @@ def _header_span(decl: n.DefineDecl) -> Span:
     return Span(s.file, s.line, s.col, s.line, end)
 
 
+class Resolver(Protocol):
+    """Phase 2's memo of bodies: what a call or a read asks for, checked on demand and once."""
+
+    def function(self, info: FuncInfo) -> ir.Function | None:
+        """The function's checked body (None while it is being checked: the call is recursive)."""
+
+    def field_default(self, owner: str, name: str) -> ir.Expr | None:
+        """The checked default of field `name` of `owner` (a thing, `Player` or `world`), if it has one."""
+
+
 class ExprChecker:
-    def __init__(self, env: Env) -> None:
+    def __init__(self, env: Env, resolver: Resolver) -> None:
         self.env = env
         self.diags = env.diags
+        self.resolver = resolver
         # Every expression checked, by its span: a hint can then quote what the designer wrote even
         # when a caller (a cost, a default) hands `expect` only a span.
         self._nodes: dict[Span, n.Expr] = {}
-        self._inferring: set[str] = set()  # functions whose result type is being guessed for an E0323 hint
         self._reported: set[str] = set()  # secret parameters the texts being checked already reported
         self._sort_keys: dict[int, str] = {}  # id of a `by` expression -> what it sorts (`sorted`, `best`, `for`)
 
@@ -627,8 +638,8 @@ class ExprChecker:
             self.expect(idx, obj.ty.key, node.index.span, "the key")
             default = None
             if isinstance(obj, ir.Field):
-                fd = self.env.declared_fields(obj.obj.ty).get(obj.name)
-                default = fd.default if fd else None
+                owner = self._owner(obj.obj.ty)
+                default = self.resolver.field_default(owner, obj.name) if owner is not None else None
             return ir.MapGet(obj.ty.value, line, obj, idx, default or _default_for(obj.ty.value, line))
         if isinstance(obj.ty, T.ListT):
             self.expect(idx, T.INT, node.index.span, "a list position")
@@ -643,6 +654,13 @@ class ExprChecker:
         self.err(node.span, "E0312", f"{what} is {kind}; only lists, tables and per-key values take `[...]`",
                  help=hint)
         return ir.ListIndex(T.ANY, line, obj, idx)
+
+    @staticmethod
+    def _owner(ty: T.Ty) -> str | None:
+        """Whose fields a value of type `ty` has, as `Env.defaults` names the owner."""
+        if isinstance(ty, T.WorldT):
+            return "world"
+        return ty.name if isinstance(ty, T.ThingT) else None
 
     def table_call(self, name: str, name_span: Span, args: tuple[n.Expr, ...], span: Span, scope: Scope,
                    ctx: Context) -> ir.Expr:
@@ -786,19 +804,13 @@ class ExprChecker:
         info = self.env.functions[node.func]
         self.env.used.add(node.func)
         ctx.calls.add(node.func)
-        if not info.done and not info.checking and not self._inferring:
-            from rulesdsl.checker.decls import check_function
-
-            check_function(self.env, self, info)
+        self.resolver.function(info)  # a result left to inference is known once the body is checked
         args = tuple(self.expr(a, scope, ctx) for a in node.args)
         self.arguments(node.func, args, node.args, info.params, node.span)
         result = info.result
         if result is None:
-            if info.checking and not self._inferring:
-                self.err(_header_span(info.decl), "E0323",
-                         f"`{node.func}` calls itself, so its result type must be written",
-                         help=f"write it after the parameters: `define {node.func}({_params(info.params)}) -> "
-                              f"{self._guess_result(info)} = ...`")
+            # Only a recursive call meets an unknown result: E0323 once the body's other branches are known.
+            info.calls_itself.append(node.span)
             result = T.ANY
         if ctx.kind == "report":
             for s in sorted(info.secrets):
@@ -831,24 +843,18 @@ class ExprChecker:
         for a, an, (pname, pty) in zip(args, nodes, params, strict=True):
             self.expect(a, pty, an.span, f"argument `{pname}` of `{func}`")
 
-    def _guess_result(self, info: FuncInfo) -> str:
-        """The result type a recursive function seems to have, from its other branches, or `TYPE`.
+    def calls_itself(self, info: FuncInfo, body: T.Ty) -> None:
+        """E0323 for a function whose body calls it while its result type is left to inference.
 
-        The body is checked again quietly, its own recursive calls typed `any`; functions not yet
-        checked are not checked from here, so that their diagnostics are not lost with the quiet ones.
+        The hint's type is the body's, its recursive calls typed `any`: what the other branches give.
         """
+        if not info.calls_itself:
+            return
         name = info.decl.name
-        scope = Scope()
-        for pname, pty in info.params:
-            scope.declare(pname, pty)
-        mark = len(self.diags.items)
-        self._inferring.add(name)
-        try:
-            ty = T.concrete(self.expr(info.decl.body, scope, Context("function", allow_chance=False)).ty)
-        finally:
-            self._inferring.discard(name)
-            del self.diags.items[mark:]
-        return ty.show() if _writable(ty) else "TYPE"
+        guess = T.concrete(body)
+        self.err(_header_span(info.decl), "E0323", f"`{name}` calls itself, so its result type must be written",
+                 help=f"write it after the parameters: `define {name}({_params(info.params)}) -> "
+                      f"{guess.show() if _writable(guess) else 'TYPE'} = ...`")
 
     def chance(self, node: n.Call, scope: Scope, ctx: Context) -> ir.Expr:
         line = node.span.line

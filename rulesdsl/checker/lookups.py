@@ -24,13 +24,15 @@ from rulesdsl import types as T
 from rulesdsl.checker.env import Env
 from rulesdsl.checker.exprs import literal_number
 from rulesdsl.checker.ranges import number, row_keys
+from rulesdsl.checker.state import Checking
 from rulesdsl.source import Span
 
 Key = tuple[Any, ...]
 _MOST = 10_000  # an argument range wider than this is not gone through key by key
 
 
-def check(env: Env, module: n.Module, tables: list[ir.Table], orders: list[ir.Order]) -> None:
+def check(c: Checking) -> None:
+    env, module, tables, orders = c.env, c.module, c.program.tables, c.program.orders
     # A table with an error among its rows may be missing the very row a read wants: say nothing of it.
     has = {t.name: _membership(t) for t in tables if t.kind in ("exact", "range")
            and t.name in env.tables and not _already_wrong(env, env.tables[t.name].span)}

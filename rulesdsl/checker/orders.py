@@ -11,13 +11,19 @@ from rulesdsl import types as T
 from rulesdsl.checker.decls import const_value
 from rulesdsl.checker.env import Context, Env, Scope, suggest
 from rulesdsl.checker.exprs import ExprChecker, literal_number
+from rulesdsl.checker.state import Checking
 from rulesdsl.source import Span
 
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 HEADER_SLOTS = {"game", "account", "code"}
 
 
-def policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
+def policy(c: Checking) -> None:
+    """The `orders { ... }` block: header, budget, limits, groups and what pays."""
+    c.program.policy = _policy(c.env, c.exprs, c.module)
+
+
+def _policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
     decls = [d for d in module.decls if isinstance(d, n.OrdersDecl)]
     for extra in decls[1:]:
         env.diags.error(extra.span, "E0401", "only one `orders { ... }` block per file",
@@ -82,14 +88,14 @@ def policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
                                 notes=[f"first declared at {env.groups[s.name]}"])
                 continue
             env.groups[s.name] = s.span
-            groups.append(ir.Group(s.name, n_max, reason, s.span.line))
+            groups.append(ir.Group(s.name, n_max, reason, s.span.line, span=s.span))
         elif s.kind == "pay":
             fd = env.player_fields.get(s.name)
             if fd is None or fd.ty != T.MONEY:
                 env.diags.error(s.span, "E0404", f"`pay from {s.name}` needs a player field `{s.name}: money`",
                                 help=suggest(s.name, env.player_fields))
             pay = s.name
-    return ir.OrderPolicy(header, budget, start, plus, limit, new_limit, pay, tuple(groups))
+    return ir.OrderPolicy(header, budget, start, plus, limit, new_limit, pay, tuple(groups), span=decls[0].span)
 
 
 # What ends the word that holds `{game}` in a header line: the separators of a syntax, or a placeholder.
@@ -181,7 +187,7 @@ def _arg_type(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:
         elif not (isinstance(ty, T.ThingT) or ty in (T.TEXT, T.INT, T.MONEY, T.ANY)):
             env.diags.error(a.type.span, "E0405", f"an order argument is a thing, a Player, a number, a text or "
                             f"a list, not {ty.show()}")
-        return ir.Arg(a.name, ty, None, None)
+        return ir.Arg(a.name, ty, None, None, span=a.span)
     ty = env.resolve_type(a.type) if a.type is not None else T.INT
     if ty == T.DECIMAL:
         _decimal_arg(env, a, a.type.span if a.type is not None else a.span)
@@ -198,11 +204,12 @@ def _arg_type(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:
                         f"{high}", help="write the smaller bound first: " + (
                             f"`{a.name}: {high}..{low}`" if a.type is None
                             else f"`{a.name}: {ty.show()} from {high} to {low}`"))
-    return ir.Arg(a.name, ty, lo, hi)
+    return ir.Arg(a.name, ty, lo, hi, span=a.span)
 
 
-def signatures(env: Env) -> None:
+def signatures(c: Checking) -> None:
     """Argument types of every order, so that functions may read `o.cash` of `orders(kind)`."""
+    env = c.env
     for name, d in env.orders.items():
         types: dict[str, T.Ty] = {}
         for a in d.args:
@@ -210,14 +217,16 @@ def signatures(env: Env) -> None:
         env.order_args[name] = types
 
 
-def orders(env: Env, checker: ExprChecker, pol: ir.OrderPolicy) -> list[ir.Order]:
+def orders(c: Checking) -> None:
+    """Each order: its syntax, arguments, refusals, limits, cost and effect."""
+    env, checker, pol = c.env, c.exprs, c.program.policy
     out = []
     for name, d in env.orders.items():
         placeholders = PLACEHOLDER.findall(d.pattern)
         if d.kind in ("stop", "discard"):
             if placeholders:
                 env.diags.error(d.pattern_span, "E0406", f"a {d.kind} order takes no arguments")
-            out.append(ir.Order(name, d.kind, d.pattern, (), (), (), (), None, (), d.span.line))
+            out.append(ir.Order(name, d.kind, d.pattern, (), (), (), (), None, (), d.span.line, span=d.span))
             continue
         args = []
         arg_names = [a.name for a in d.args]
@@ -249,10 +258,10 @@ def orders(env: Env, checker: ExprChecker, pol: ir.OrderPolicy) -> list[ir.Order
         for arg in args:
             scope.declare(arg.name, arg.ty)
         ctx = Context("order", me=True, order=name, allow_chance=False)
-        valids = tuple(ir.Check(checker.cond(c.cond, scope, ctx), checker.text(c.message, scope, ctx), c.span.line)
-                       for c in d.valids)
-        requires = tuple(ir.Check(checker.cond(c.cond, scope, ctx), checker.text(c.message, scope, ctx),
-                                  c.span.line) for c in d.requires)
+        valids = tuple(ir.Check(checker.cond(v.cond, scope, ctx), checker.text(v.message, scope, ctx), v.span.line,
+                                span=v.span) for v in d.valids)
+        requires = tuple(ir.Check(checker.cond(r.cond, scope, ctx), checker.text(r.message, scope, ctx),
+                                  r.span.line, span=r.span) for r in d.requires)
         once = []
         if d.kind == "personal" and d.once_per:
             env.diags.error(d.once_per[0][1], "E0410", "a personal order has no limits: it does not count")
@@ -274,7 +283,7 @@ def orders(env: Env, checker: ExprChecker, pol: ir.OrderPolicy) -> list[ir.Order
         ends: ir.Expr | None = None
         if d.ends_turn is not None and d.kind == "game":
             if d.ends_turn.when is None:
-                ends = ir.Const(T.BOOL, d.ends_turn.span.line, True)
+                ends = ir.Const(T.BOOL, d.ends_turn.span.line, True, span=d.ends_turn.span)
             else:
                 ends = checker.cond(d.ends_turn.when, scope, ctx)
         for oname, ospan in d.once_per:
@@ -306,20 +315,22 @@ def orders(env: Env, checker: ExprChecker, pol: ir.OrderPolicy) -> list[ir.Order
             with scope.push():
                 effect = checker.stmts(d.effect, scope, ectx)
         out.append(ir.Order(name, d.kind, d.pattern, tuple(args), valids, requires, tuple(once), cost, effect,
-                            d.span.line, tuple(counts), ends))
-    return out
+                            d.span.line, tuple(counts), ends, span=d.span))
+    c.program.orders = out
 
 
-def unused_groups(env: Env, orders: list[ir.Order]) -> None:
+def unused_groups(c: Checking) -> None:
     """A group no order counts as limits nothing: usually a `counts as` left out or misspelt."""
-    counted = {g for o in orders for g in o.counts_as}
-    for gname, span in env.groups.items():
+    counted = {g for o in c.program.orders for g in o.counts_as}
+    for gname, span in c.env.groups.items():
         if gname not in counted:
-            env.diags.warning(span, "W0204", f"no order counts as `{gname}`, so this limit never applies",
+            c.env.diags.warning(span, "W0204", f"no order counts as `{gname}`, so this limit never applies",
                               help=f"add `counts as {gname}` to the orders it limits")
 
 
-def phases(env: Env, checker: ExprChecker, module: n.Module) -> list[ir.Phase]:
+def phases(c: Checking) -> None:
+    """The turn's sequence: each phase's condition and body, and which phase runs each order."""
+    env, checker, module = c.env, c.exprs, c.module
     out = []
     seen: dict[str, Span] = {}
     runs: dict[str, Span] = {}
@@ -348,9 +359,9 @@ def phases(env: Env, checker: ExprChecker, module: n.Module) -> list[ir.Phase]:
                 env.diags.error(stmt.span, "E0413", f"order `{stmt.order}` is already run at {runs[stmt.order]}",
                                 help="an order runs in one phase")
             runs[stmt.order] = stmt.span
-        out.append(ir.Phase(d.name, when, body, d.span.line, d.before_orders))
+        out.append(ir.Phase(d.name, when, body, d.span.line, d.before_orders, span=d.span))
     env.runs = runs
-    return out
+    c.program.phases = out
 
 
 def _in_pattern(d: n.OrderDecl, piece: str, second: bool = False) -> Span:
@@ -365,8 +376,9 @@ def _in_pattern(d: n.OrderDecl, piece: str, second: bool = False) -> Span:
     return Span(whole.file, whole.line, col, whole.line, col + len(piece))
 
 
-def unrun(env: Env) -> tuple[str, ...]:
+def unrun(c: Checking) -> None:
     """Game orders that no phase runs: the game refuses their lines, so that none waits on file for ever."""
+    env = c.env
     out = []
     for name, o in env.orders.items():
         if o.kind == "game" and name not in env.runs and name not in env.meant_runs:
@@ -375,7 +387,7 @@ def unrun(env: Env) -> tuple[str, ...]:
                               help=f"add `phase {name}: run {name}` where it belongs in the sequence, "
                                    "or remove the order")
             out.append(name)
-    return tuple(out)
+    c.program.unrun_orders = tuple(out)
 
 
 _CHANGES = (n.Assign, n.Add, n.Remove, n.Clear, n.CallStmt, n.News, n.Tell)
@@ -418,7 +430,8 @@ def _walk(stmts: tuple[n.Stmt, ...], in_loop: bool = False) -> list[tuple[n.Stmt
     return out
 
 
-def victories(env: Env, checker: ExprChecker, module: n.Module) -> list[ir.Victory]:
+def victories(c: Checking) -> None:
+    env, checker, module = c.env, c.exprs, c.module
     out = []
     for d in module.decls:
         if not isinstance(d, n.VictoryDecl):
@@ -434,5 +447,5 @@ def victories(env: Env, checker: ExprChecker, module: n.Module) -> list[ir.Victo
                 env.diags.error(d.held_for.span, "E0415", "a victory must hold for at least 1 turn",
                                 help="to win at the end of the first turn the condition holds, leave out `held for`")
         warn = checker.text(d.warn, scope, ctx) if d.warn is not None else None
-        out.append(ir.Victory(d.name, d.var, when, held, warn, d.span.line))
-    return out
+        out.append(ir.Victory(d.name, d.var, when, held, warn, d.span.line, span=d.span))
+    c.program.victories = out

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
@@ -18,6 +17,7 @@ from rulesdsl import nodes as n
 from rulesdsl import types as T
 from rulesdsl.checker.env import Context, Env, Scope, suggest
 from rulesdsl.checker.exprs import ExprChecker
+from rulesdsl.checker.state import Checking, TemplateLoader
 from rulesdsl.runtime.report import template_env, unsafe_attribute
 from rulesdsl.source import Source, Span, plain_file_name
 
@@ -38,9 +38,6 @@ BUILTIN_FIELDS: dict[str, T.Ty] = {
     "winners": T.ListT(T.TEXT),
 }
 
-TemplateLoader = Callable[[str], "tuple[str, str] | None"]
-
-
 def _plain_hint(name: str) -> str:
     last = name.rstrip("/").rsplit("/", 1)[-1]
     plain = last if plain_file_name(last) else "NAME.report.j2"
@@ -55,7 +52,18 @@ def _template_hint(ruleset: str) -> str:
     return f'add `template "{name}"` to the block, naming a Jinja file next to the ruleset'
 
 
-def report(env: Env, checker: ExprChecker, module: n.Module, load: TemplateLoader) -> ir.Report | None:
+def report(c: Checking) -> None:
+    """The `report { ... }` block: each field's value, and the template that lays them out."""
+    c.program.report = _report(c.env, c.exprs, c.module, c.load_template)
+
+
+def schemas(c: Checking) -> None:
+    """The JSON Schemas of a report and of the state file, from the checked program."""
+    c.program.report_schema = report_schema(c.program.report)
+    c.program.state_schema = state_schema(c.env, c.program.instances)
+
+
+def _report(env: Env, checker: ExprChecker, module: n.Module, load: TemplateLoader) -> ir.Report | None:
     decls = [d for d in module.decls if isinstance(d, n.ReportDecl)]
     for extra in decls[1:]:
         report_at = f"the `report` block at line {decls[0].span.line}"
@@ -85,21 +93,21 @@ def report(env: Env, checker: ExprChecker, module: n.Module, load: TemplateLoade
     if d.template is None or d.template_span is None:
         env.diags.error(d.span, "E0503", "the report needs a template: the file that lays out what each player reads",
                         help=_template_hint(module.file))
-        return ir.Report(tuple(fields), "", "", d.span.line)
+        return ir.Report(tuple(fields), "", "", d.span.line, span=d.span)
     if not plain_file_name(d.template):
         env.diags.error(d.template_span, "E0510", f"template `{d.template}` is not a file in the ruleset's "
                         "folder: a game copies only the files next to the .rules file",
                         help=_plain_hint(d.template))
-        return ir.Report(tuple(fields), "", d.template, d.span.line)
+        return ir.Report(tuple(fields), "", d.template, d.span.line, span=d.span)
     loaded = load(d.template)
     if loaded is None:
         env.diags.error(d.template_span, "E0504", f"template file `{d.template}` not found",
                         help="templates are looked up next to the .rules file")
-        return ir.Report(tuple(fields), "", d.template, d.span.line)
+        return ir.Report(tuple(fields), "", d.template, d.span.line, span=d.span)
     display, text = loaded
     _check_template(env, display, text, {**BUILTIN_FIELDS, **{k: T.concrete(v.ty) for k, v in fields}},
                     d.template_span)
-    return ir.Report(tuple(fields), text, display, d.span.line)
+    return ir.Report(tuple(fields), text, display, d.span.line, span=d.span)
 
 
 def _check_template(env: Env, name: str, text: str, known: dict[str, T.Ty], span: Span) -> None:

@@ -1,0 +1,97 @@
+"""Function, procedure and field-default AST -> IR: phase 2's bodies, each checked exactly once.
+
+A body is checked when its pass reaches it, or earlier when a call or a read needs it (a default that
+calls a function, a function whose result type is left to inference): `Bodies` keeps the result on the
+function's `FuncInfo` (or by field), so that no body is checked twice and no diagnostic is thrown away.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from rulesdsl import ir
+from rulesdsl import types as T
+from rulesdsl.checker.env import Context, Env, FuncInfo, Scope
+from rulesdsl.checker.exprs import ExprChecker
+from rulesdsl.checker.state import Checking
+
+
+class Bodies:
+    """The resolver the expression checker asks for bodies (`exprs.Resolver`); it owns that checker."""
+
+    def __init__(self, env: Env) -> None:
+        self.env = env
+        self.exprs = ExprChecker(env, self)
+        self._defaults: dict[tuple[str, str], ir.Expr | None] = {}
+        self._pending: set[tuple[str, str]] = set()  # defaults being checked: a read of one now is circular
+
+    def function(self, info: FuncInfo) -> ir.Function | None:
+        if info.checked is not None or info.checking:
+            return info.checked
+        info.checking = True
+        scope = Scope()
+        for pname, pty in info.params:
+            scope.declare(pname, pty)
+        ctx = Context("function", allow_chance=False)
+        decl = info.decl
+        body = self.exprs.expr(decl.body, scope, ctx)
+        if info.result is None:
+            info.result = T.concrete(body.ty)
+        else:
+            self.exprs.expect(body, info.result, decl.body.span, f"the result of `{decl.name}`")
+        info.secrets = set(ctx.secrets)
+        info.calls = set(ctx.calls)
+        info.checking = False
+        self.exprs.calls_itself(info, body.ty)
+        info.checked = ir.Function(decl.name, info.params, info.result, body, decl.span.line, span=decl.span)
+        return info.checked
+
+    def field_default(self, owner: str, name: str) -> ir.Expr | None:
+        key = (owner, name)
+        if key in self._defaults:
+            return self._defaults[key]
+        node = self.env.defaults.get(key)
+        if node is None or key in self._pending:
+            return None
+        self._pending.add(key)
+        fields = self.env.owned_fields(owner)
+        fd = fields[name]
+        default = self.exprs.expr(node, Scope(), Context("static", allow_chance=False))
+        self.exprs.expect(default, fd.ty.value if isinstance(fd.ty, T.MapT) else fd.ty, node.span,
+                          f"the default of `{name}`")
+        fields[name] = dataclasses.replace(fd, default=default)
+        self._defaults[key] = default
+        self._pending.discard(key)
+        return default
+
+
+def defaults(c: Checking) -> None:
+    """The default of every field of the things, the players and the world."""
+    for owner, name in list(c.env.defaults):
+        c.exprs.resolver.field_default(owner, name)
+
+
+def functions(c: Checking) -> None:
+    c.program.functions = [f for info in c.env.functions.values()
+                           if (f := c.exprs.resolver.function(info)) is not None]
+    # Secret reads travel through calls.
+    changed = True
+    while changed:
+        changed = False
+        for info in c.env.functions.values():
+            for callee in info.calls:
+                extra = c.env.functions[callee].secrets - info.secrets
+                if extra:
+                    info.secrets |= extra
+                    changed = True
+
+
+def procedures(c: Checking) -> None:
+    out = []
+    for name, info in c.env.procedures.items():
+        scope = Scope()
+        for pname, pty in info.params:
+            scope.declare(pname, pty)
+        body = c.exprs.stmts(info.decl.body, scope, Context("procedure"))
+        out.append(ir.Procedure(name, info.params, body, info.decl.span.line, span=info.decl.span))
+    c.program.procedures = out
