@@ -2,15 +2,9 @@
 
 The engine tries the syntaxes in the order declared and takes the first that matches and whose arguments
 all read (runtime/orders.py). Order A shadows a later order B when every line that B would read also
-matches A and reads A's arguments. The check only reports what it can prove:
-
-- A and B have the same syntax up to argument names, so both split every line alike; then A shadows B
-  when each of A's arguments takes every value B's does (`text` takes anything, `list of Card` takes
-  one `Card`, `1..9` takes `2..5`);
-- or A has arguments where B has words (`PLAY {card} AT {target}` against `PLAY S4 AT {target}`), or
-  separators that take more (`,` takes `, `); then each argument of A must stand between separators,
-  every argument of B but the last must be one word (a thing, or a number), and each of B's words must
-  read as A's argument (`S4` is a `Card`).
+matches A and reads A's arguments. When that holds is the syntax's rule, `shadows` of runtime/syntax.py;
+this module answers what it asks of the arguments' types: `text` takes anything, `list of Card` takes
+one `Card`, `1..9` takes `2..5`, and `S4` written in B's syntax reads as A's `Card`.
 """
 
 from __future__ import annotations
@@ -23,30 +17,7 @@ from rulesdsl import ir
 from rulesdsl import types as T
 from rulesdsl.checker.env import Env
 from rulesdsl.checker.exprs import literal_number
-from rulesdsl.runtime.orders import SLOT
-
-
-@dataclass(frozen=True)
-class Token:
-    kind: str  # sep (spaces and commas), word, slot
-    text: str  # a separator as written, a word in capitals, an argument's name
-
-
-_PIECE = re.compile(r"[ ,]+|[^ ,]+")
-
-
-def tokens(pattern: str) -> list[Token]:
-    out: list[Token] = []
-    pos = 0
-    for m in SLOT.finditer(pattern):
-        out += _literal(pattern[pos:m.start()])
-        out.append(Token("slot", m.group(1)))
-        pos = m.end()
-    return out + _literal(pattern[pos:])
-
-
-def _literal(text: str) -> list[Token]:
-    return [Token("sep", p) if p[0] in " ," else Token("word", p.upper()) for p in _PIECE.findall(text)]
+from rulesdsl.runtime.syntax import shadows
 
 
 def shadowed(env: Env, orders: list[ir.Order], skip: tuple[str, ...]) -> None:
@@ -66,51 +37,28 @@ def shadowed(env: Env, orders: list[ir.Order], skip: tuple[str, ...]) -> None:
 
 
 def _shadows(env: Env, a: ir.Order, b: ir.Order) -> bool:
-    ta, tb = tokens(a.pattern), tokens(b.pattern)
-    if len(ta) != len(tb):
-        return False
-    args_a = {x.name: x for x in a.args}
-    args_b = {x.name: x for x in b.args}
-    # The same syntax up to argument names is the same pattern: it splits every line as the other does.
-    same_shape = all(x.kind == y.kind and (x.kind != "sep" or x.text == y.text) for x, y in zip(ta, tb, strict=True))
-    last = len(tb) - 1
-    for i, (x, y) in enumerate(zip(ta, tb, strict=True)):
-        if x.kind == "sep":
-            if y.kind != "sep" or not _sep_takes(x.text, y.text):
-                return False
-            continue
-        if x.kind == "word":
-            if x != y:
-                return False
-            continue
-        arg = args_a.get(x.text)
-        if arg is None:
-            return False
-        if not same_shape and not _bounded(ta, i):
-            return False
-        if y.kind == "slot":
-            other = args_b.get(y.text)
-            if other is None or not _takes(arg, other):
-                return False
-            if not same_shape and i != last and not _one_word(other.ty):
-                return False
-        elif y.kind != "word" or not _reads(env, arg.ty, arg, y.text):
-            return False
-    return True
+    return shadows(a.pattern, b.pattern, _Arguments(env, {x.name: x for x in a.args}, {x.name: x for x in b.args}))
 
 
-def _sep_takes(a: str, b: str) -> bool:
-    """Whether separator `a` matches all that `b` does: a comma may have spaces around it, a space is one or
-    more, so `,` takes `, ` (but not the other way round) and ` ` takes `  `."""
-    spaces_a, spaces_b = [len(s) for s in a.split(",")], [len(s) for s in b.split(",")]
-    return len(spaces_a) == len(spaces_b) and all(x <= y for x, y in zip(spaces_a, spaces_b, strict=True))
+@dataclass(frozen=True)
+class _Arguments:
+    """The arguments of order A (tried first) and order B, as the syntax's shadowing rule asks of them."""
 
+    env: Env
+    a: dict[str, ir.Arg]
+    b: dict[str, ir.Arg]
 
-def _bounded(ts: list[Token], i: int) -> bool:
-    """An argument with separators on both sides (or the end of the line after it) takes whole words."""
-    before = i > 0 and ts[i - 1].kind == "sep"
-    after = i == len(ts) - 1 or ts[i + 1].kind == "sep"
-    return before and after
+    def takes(self, a: str, b: str) -> bool:
+        arg, other = self.a.get(a), self.b.get(b)
+        return arg is not None and other is not None and _takes(arg, other)
+
+    def reads(self, a: str, word: str) -> bool:
+        arg = self.a.get(a)
+        return arg is not None and _reads(self.env, arg.ty, arg, word)
+
+    def one_word(self, b: str) -> bool:
+        other = self.b.get(b)
+        return other is not None and _one_word(other.ty)
 
 
 def _one_word(ty: T.Ty) -> bool:

@@ -25,8 +25,9 @@ from rulesdsl.runtime.core import (
     TooManyRounds,
     WorldBase,
 )
-from rulesdsl.runtime.orders import SPACES, OrderReader, ascii_upper, header_patterns, line_problem, shown
+from rulesdsl.runtime.orders import OrderReader, header_patterns, line_problem, shown
 from rulesdsl.runtime.spec import OrderSpec, RulesetSpec
+from rulesdsl.runtime.syntax import SPACES, ascii_upper
 
 T = TypeVar("T")
 

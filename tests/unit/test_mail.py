@@ -16,10 +16,12 @@ import yaml
 
 from rulesdsl.compiler import load_module
 from rulesdsl.runtime.engine import Game
-from rulesdsl.runtime.orders import SLOT, Syntax, compile_pattern, header_patterns, read_arg
+from rulesdsl.runtime.orders import header_patterns, read_arg
 from rulesdsl.runtime.report import render, report_data
 from rulesdsl.runtime.spec import RulesetSpec
 from rulesdsl.runtime.state import dump, new_game
+from rulesdsl.runtime.syntax import PLACEHOLDER as SLOT
+from rulesdsl.runtime.syntax import Syntax, compile_pattern
 from tests.unit.rulestools import Loaded, load_text
 
 ROOT = Path(__file__).resolve().parents[2]
