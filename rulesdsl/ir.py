@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from rulesdsl.source import Span
 from rulesdsl.types import Ty
@@ -38,7 +38,7 @@ def walk(root: Node | tuple[Any, ...] | list[Any]) -> Iterator[Node]:
         stack.extend(reversed(list(node.children())))
 
 
-def spanned(node: Node, span: Span) -> Node:
+def spanned(node: N, span: Span) -> N:
     """`node`, with `span` given to it and to every node inside it that has none yet.
 
     The checker builds a node from its parts and then gives it the span of the AST node it came from;
@@ -52,6 +52,7 @@ def spanned(node: Node, span: Span) -> Node:
     return node
 
 
+N = TypeVar("N", bound="Node")
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from dataclasses import fields
 from fractions import Fraction
 from typing import Protocol
 
@@ -104,20 +103,6 @@ def _wrap(text: str, e: n.Expr, prec: int) -> str:
     else:
         return text
     return f"({text})" if mine < prec else text
-
-
-def _walk(e: n.Expr) -> list[n.Expr]:
-    """`e` and every expression inside it."""
-    out = [e]
-    for f in fields(e):
-        v = getattr(e, f.name)
-        items = v if isinstance(v, tuple) else (v,)
-        for item in items:
-            if isinstance(item, tuple):  # record fields: (name, expr)
-                item = item[-1]
-            if isinstance(item, n.Expr):
-                out.extend(_walk(item))
-    return out
 
 
 def _joined(a: Span, b: Span) -> Span:
@@ -313,6 +298,10 @@ class ExprChecker:
 
     # ------------------------------------------------------------ expressions
     def expr(self, node: n.Expr, scope: Scope, ctx: Context) -> ir.Expr:
+        """The typed IR of `node`; it and every part made for it carry `node`'s span."""
+        return ir.spanned(self._expr(node, scope, ctx), node.span)
+
+    def _expr(self, node: n.Expr, scope: Scope, ctx: Context) -> ir.Expr:
         line = node.span.line
         self._nodes[node.span] = node
         if isinstance(node, n.Number):
@@ -390,7 +379,7 @@ class ExprChecker:
         outer, outer_reported = ctx.secrets, self._reported
         ctx.secrets, self._reported = set(), set()
         try:
-            return self._text(node, scope, ctx)
+            return ir.spanned(self._text(node, scope, ctx), node.span)
         finally:
             ctx.secrets = outer | ctx.secrets
             self._reported = outer_reported | self._reported
@@ -407,7 +396,7 @@ class ExprChecker:
             shown |= ctx.secrets
             if ctx.kind != "report":  # a report field already said so
                 for s in sorted(ctx.secrets - (self._reported - before)):
-                    self._secret_shown(p, s)
+                    self._secret_shown(p, e, s)
                     self._reported.add(s)
             if isinstance(e.ty, (T.ListT, T.SetT, T.RecordT, T.MapT)):
                 self.err(p.span, "E0305", f"cannot put {e.ty.show()} into text", help=self._text_hint(p, e.ty))
@@ -460,11 +449,11 @@ class ExprChecker:
             return self.type_hint(ty, ty.inner, node.operand)
         return None
 
-    def _secret_shown(self, part: n.Expr, secret: str) -> None:
+    def _secret_shown(self, part: n.Expr, value: ir.Expr, secret: str) -> None:
         """E0307 under the `{...}` of a text that shows secret parameter `secret`, saying how."""
-        inside = _walk(part)
-        direct = any(isinstance(x, n.Name) and x.name == secret for x in inside)
-        via = next((x.func for x in inside if isinstance(x, n.Call) and x.func in self.env.functions
+        inside = list(ir.walk(value))
+        direct = any(isinstance(x, ir.ParamRef) and x.name == secret for x in inside)
+        via = next((x.func for x in inside if isinstance(x, ir.CallFn) and x.func in self.env.functions
                     and secret in self.env.functions[x.func].secrets), None)
         how = f", through function `{via}`" if via is not None and not direct else ""
         self.err(part.span, "E0307", f"this text shows secret parameter `{secret}` to players{how}",
@@ -992,6 +981,9 @@ class ExprChecker:
 
     # ------------------------------------------------------------ statements
     def count_range(self, node: n.CountRange, scope: Scope, ctx: Context) -> ir.CountRange:
+        return ir.spanned(self._count_range(node, scope, ctx), node.span)
+
+    def _count_range(self, node: n.CountRange, scope: Scope, ctx: Context) -> ir.CountRange:
         """`A..B` of a counted loop: two whole numbers, read once before the first round."""
         low = self.expect(self.expr(node.low, scope, ctx), T.INT, node.low.span, "the first number of `A..B`")
         high = self.expect(self.expr(node.high, scope, ctx), T.INT, node.high.span, "the last number of `A..B`")
@@ -1012,6 +1004,10 @@ class ExprChecker:
         return tuple(s for s in (self.stmt(x, scope, ctx) for x in nodes) if s is not None)
 
     def stmt(self, node: n.Stmt, scope: Scope, ctx: Context) -> ir.Stmt | None:
+        s = self._stmt(node, scope, ctx)
+        return ir.spanned(s, node.span) if s is not None else None
+
+    def _stmt(self, node: n.Stmt, scope: Scope, ctx: Context) -> ir.Stmt | None:
         line = node.span.line
         if isinstance(node, n.Let):
             taken = ("the name of a parameter" if node.name in self.env.params
@@ -1172,6 +1168,9 @@ class ExprChecker:
         return f"keep what it computes, like `let v = {shown}`"
 
     def target(self, node: n.Expr, scope: Scope, ctx: Context) -> ir.Expr:
+        return ir.spanned(self._target(node, scope, ctx), node.span)
+
+    def _target(self, node: n.Expr, scope: Scope, ctx: Context) -> ir.Expr:
         """An assignable place: a let name, a field, a per-key value."""
         if isinstance(node, n.Name):
             ty = scope.lookup(node.name)

@@ -1,4 +1,4 @@
-"""AST + checked tables and orders -> reads that would stop a turn whatever the game's state.
+"""Checked IR (tables, and every body reading them) -> reads that would stop a turn whatever the game's state.
 
 Three mistakes that the engine would otherwise find only while a turn runs, with every player's
 orders in:
@@ -13,13 +13,11 @@ orders in:
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 from rulesdsl import ir
-from rulesdsl import nodes as n
 from rulesdsl import types as T
 from rulesdsl.checker.env import Env
 from rulesdsl.checker.exprs import literal_number
@@ -32,26 +30,19 @@ _MOST = 10_000  # an argument range wider than this is not gone through key by k
 
 
 def check(c: Checking) -> None:
-    env, module, tables, orders = c.env, c.module, c.program.tables, c.program.orders
+    env = c.env
     # A table with an error among its rows may be missing the very row a read wants: say nothing of it.
-    has = {t.name: _membership(t) for t in tables if t.kind in ("exact", "range")
+    has = {t.name: _membership(t) for t in c.program.tables if t.kind in ("exact", "range")
            and t.name in env.tables and not _already_wrong(env, env.tables[t.name].span)}
-    ranges = {o.name: _literal_ranges(o) for o in orders}
-    for d in module.decls:
-        rebound = _locals(d)
-        names = rebound | {x.name for x in _nodes(d) if isinstance(x, (n.Param, n.ArgDecl))}
-        for node in _nodes(d):
-            # `t(7)` always reads table `t`; `t[7]` does unless `t` is a local name there.
-            if isinstance(node, n.Call) and node.func in has:
-                _literal_key(env, node, node.func, node.args, has[node.func])
-            elif isinstance(node, n.Index):
-                if isinstance(node.obj, n.Name) and node.obj.name in env.tables and node.obj.name not in names:
-                    if node.obj.name in has:
-                        _literal_key(env, node, node.obj.name, (node.index,), has[node.obj.name])
-                else:
-                    _negative_position(env, node)
-        if isinstance(d, n.OrderDecl) and d.name in ranges:
-            _argument_keys(env, d, ranges[d.name], has, rebound)
+    for node in ir.walk(list(c.program.nodes())):
+        if isinstance(node, ir.TableGet) and node.table in has:
+            _literal_key(env, node, has[node.table])
+        elif isinstance(node, ir.ListIndex):
+            _negative_position(env, node)
+    for order in c.program.orders:
+        ranges = _literal_ranges(order)
+        if ranges:
+            _argument_keys(env, order, ranges, has)
 
 
 def _membership(t: ir.Table) -> Callable[[Key], bool] | None:
@@ -81,45 +72,22 @@ def _literal_ranges(o: ir.Order) -> dict[str, tuple[int, int]]:
     return out
 
 
-def _children(node: object) -> Iterator[object]:
-    if isinstance(node, (list, tuple)):
-        yield from node
-    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-        for f in dataclasses.fields(node):
-            if f.name != "span" and not f.name.endswith("_span"):
-                yield getattr(node, f.name)
-
-
-def _nodes(root: object) -> Iterator[object]:
-    """Every AST node under `root`, itself included."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if dataclasses.is_dataclass(node) and not isinstance(node, type):
-            yield node
-        stack.extend(reversed(list(_children(node))))
-
-
-def _locals(d: n.Decl) -> set[str]:
+def _locals(root: ir.Node) -> set[str]:
     """The names a declaration's statements and expressions bind anywhere (`let`, `for each`, `... for x in`)."""
-    out: set[str] = {d.var} if isinstance(d, n.VictoryDecl) else set()
-    for node in _nodes(d):
-        if isinstance(node, n.Let):
+    out: set[str] = set()
+    for node in ir.walk(root):
+        if isinstance(node, ir.Let):
             out.add(node.name)
-        elif isinstance(node, (n.For, n.Comprehension)):
+        elif isinstance(node, (ir.For, ir.Agg)):
             out.add(node.var)
     return out
 
 
-def _literal(e: n.Expr) -> Any:
+def _literal(e: ir.Expr) -> Any:
     """A key written as a literal number or text, or None."""
-    if isinstance(e, n.Number):
+    if isinstance(e, ir.Const) and isinstance(e.value, str):
         return e.value
-    if isinstance(e, n.UnaryOp) and e.op == "-" and isinstance(e.operand, n.Number):
-        return -e.operand.value
-    if isinstance(e, n.Text) and all(isinstance(p, str) for p in e.parts):
-        return "".join(p for p in e.parts if isinstance(p, str))
-    return None
+    return literal_number(e)
 
 
 def _shown(value: Any) -> str:
@@ -134,37 +102,36 @@ def _already_wrong(env: Env, span: Span) -> bool:
                for d in env.diags.items)
 
 
-def _literal_key(env: Env, node: n.Expr, table: str, args: tuple[n.Expr, ...],
-                 has: Callable[[Key], bool] | None) -> None:
-    key = tuple(_literal(a) for a in args)
+def _literal_key(env: Env, node: ir.TableGet, has: Callable[[Key], bool] | None) -> None:
+    key = tuple(_literal(a) for a in node.args)
+    assert node.span is not None
     if has is None or not key or any(k is None for k in key) or _already_wrong(env, node.span):
         return
     if not has(key):
         shown = ", ".join(_shown(k) for k in key)
-        env.diags.error(node.span, "E0339", f"table `{table}` has no row for {shown}: reading it stops the turn",
-                        help=f"add a row for {shown} to `{table}`, or read a key it has")
+        env.diags.error(node.span, "E0339", f"table `{node.table}` has no row for {shown}: reading it stops the turn",
+                        help=f"add a row for {shown} to `{node.table}`, or read a key it has")
 
 
-def _negative_position(env: Env, node: n.Index) -> None:
-    value = _literal(node.index)
-    if not isinstance(value, (int, Fraction)) or value >= 0 or _already_wrong(env, node.span):
+def _negative_position(env: Env, node: ir.ListIndex) -> None:
+    value = literal_number(node.index)
+    assert node.span is not None and node.index.span is not None
+    if value is None or value >= 0 or _already_wrong(env, node.span):
         return
     env.diags.error(node.index.span, "E0340", f"a list position counts from 0, so {number(value)} is never in "
                     "the list and reading it stops the turn",
                     help="for the last item, write `L[size(L) - 1]`")
 
 
-def _argument_keys(env: Env, d: n.OrderDecl, ranges: dict[str, tuple[int, int]],
-                   has: dict[str, Callable[[Key], bool] | None], rebound: set[str]) -> None:
+def _argument_keys(env: Env, order: ir.Order, ranges: dict[str, tuple[int, int]],
+                   has: dict[str, Callable[[Key], bool] | None]) -> None:
+    """W0205 where an argument read as a table's key may be one the table has no row for."""
+    rebound = _locals(order)
     seen: set[tuple[str, str]] = set()
-    for node in _nodes(d):
-        if isinstance(node, n.Call) and len(node.args) == 1 and isinstance(node.args[0], n.Name):
-            arg, table = node.args[0].name, node.func
-        elif isinstance(node, n.Index) and isinstance(node.obj, n.Name) and isinstance(node.index, n.Name) \
-                and node.obj.name not in rebound and node.obj.name not in ranges:
-            arg, table = node.index.name, node.obj.name
-        else:
+    for node in ir.walk(order):
+        if not (isinstance(node, ir.TableGet) and len(node.args) == 1 and isinstance(node.args[0], ir.Local)):
             continue
+        arg, table = node.args[0].name, node.table
         check = has.get(table)
         if arg not in ranges or arg in rebound or check is None or (arg, table) in seen:
             continue
@@ -174,9 +141,10 @@ def _argument_keys(env: Env, d: n.OrderDecl, ranges: dict[str, tuple[int, int]],
         seen.add((arg, table))
         missing = [v for v in range(lo, hi + 1) if not check((v,))]
         if missing:
+            assert node.span is not None
             them = "it" if len(missing) == 1 else "them"
-            env.diags.warning(node.span, "W0205", f"`{arg}` of order `{d.name}` may be {_runs(missing)}, and table "
-                              f"`{table}` has no row for {them}: such an order would stop the turn",
+            env.diags.warning(node.span, "W0205", f"`{arg}` of order `{order.name}` may be {_runs(missing)}, and "
+                              f"table `{table}` has no row for {them}: such an order would stop the turn",
                               help=f"limit `{arg}` to the keys `{table}` has, or add the rows")
 
 

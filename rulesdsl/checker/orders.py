@@ -345,9 +345,12 @@ def phases(c: Checking) -> None:
         ctx = Context("phase", allow_run=True)
         when = checker.cond(d.when, scope, ctx) if d.when is not None else None
         body = checker.stmts(d.body, scope, ctx)
-        for stmt, in_loop in _walk(d.body):
-            if not isinstance(stmt, n.Run) or stmt.order not in env.orders:
+        looped = {id(r) for loop in ir.walk(body) if isinstance(loop, ir.For) for r in ir.walk(loop.body)}
+        for stmt in ir.walk(body):
+            if not isinstance(stmt, ir.Run):
                 continue
+            assert stmt.span is not None
+            in_loop = id(stmt) in looped
             if d.before_orders:
                 env.diags.error(stmt.span, "E0417", "a phase `before orders` runs before any order is read",
                                 help="run orders in a phase of the sequence proper")
@@ -413,21 +416,6 @@ def _fail_after_change(env: Env, stmts: tuple[n.Stmt, ...], changed: bool) -> bo
                 _fail_after_change(env, s.body, True)  # repeated reports are merged by the bag
             changed = changed or body_changes
     return changed
-
-
-def _walk(stmts: tuple[n.Stmt, ...], in_loop: bool = False) -> list[tuple[n.Stmt, bool]]:
-    """Every statement, with whether it stands inside a `for each`."""
-    out: list[tuple[n.Stmt, bool]] = []
-    for s in stmts:
-        out.append((s, in_loop))
-        if isinstance(s, n.If):
-            for _, body in s.branches:
-                out.extend(_walk(body, in_loop))
-            if s.otherwise:
-                out.extend(_walk(s.otherwise, in_loop))
-        elif isinstance(s, n.For):
-            out.extend(_walk(s.body, True))
-    return out
 
 
 def victories(c: Checking) -> None:
