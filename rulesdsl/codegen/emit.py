@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -98,7 +99,7 @@ class Emitter:
             return self.field(e)
         if isinstance(e, ir.MapGet):
             default = self.ex(e.default) if e.default is not None else "None"
-            return f"{self.rt('mget')}({self.ex(e.obj)}, {self.ex(e.key)}, {default})"
+            return _map_get(self.sub(e.obj, 9, False), self.sub(e.key, 9, False), default)
         if isinstance(e, ir.ListIndex):
             return f"{self.rt('index')}({self.ex(e.obj)}, {self.ex(e.index)})"
         if isinstance(e, ir.RecordGet):
@@ -187,10 +188,27 @@ class Emitter:
             return f"{self.rt(f)}(g.rng({e.extra!r}), {a[0]})"
         raise AssertionError(f"unknown builtin {f}")
 
+    def loop_source(self, var: str, source: ir.Expr, where: ir.Expr | None) -> tuple[str, str]:
+        """What a loop or an aggregate goes through and its condition (` if ...`), as Python.
+
+        Where the condition can hold only for a key stored in a per-key value (`for p in players where
+        c.influence[p] > 0`), the loop goes through the keys that value stores instead of every player or
+        thing: the same items in the same order, found in the few stored rather than among all (see
+        `_stored_test`)."""
+        v = names.local(var)
+        cond = f" if {self.ex(where)}" if where is not None else ""
+        test = _stored_test(var, source, where)
+        if test is None or where is None:
+            return self.ex(source), cond
+        thing = source.thing if isinstance(source, ir.AllOf) else "Player"
+        src = f"{self.rt('stored')}(g.index[{thing!r}], {self.sub(test.obj, 9, False)})"
+        if isinstance(source, ir.Special) and source.name == "players":
+            cond = f" if {v}.active and {self.sub(where, _PREC['and'], False)}"
+        return src, cond
+
     def agg(self, e: ir.Agg) -> str:
         v = names.local(e.var)
-        src = self.ex(e.source)
-        cond = f" if {self.ex(e.where)}" if e.where is not None else ""
+        src, cond = self.loop_source(e.var, e.source, e.where)
         gen = f"for {v} in {src}{cond}"
         body = self.ex(e.body)
         f = e.func
@@ -244,14 +262,14 @@ class Emitter:
             self.count(s, s.source)
         elif isinstance(s, ir.For):
             v = names.local(s.var)
-            cond = f" if {self.ex(s.where)}" if s.where is not None else ""
+            src, cond = self.loop_source(s.var, s.source, s.where)
             # Always a copy: the body may change what it goes through.
             if s.where is None and s.by is None:
-                w.line(f"for {v} in list({self.ex(s.source)}):", s.line)
+                w.line(f"for {v} in list({src}):", s.line)
             elif s.by is None:
-                w.line(f"for {v} in [{v} for {v} in {self.ex(s.source)}{cond}]:", s.line)
+                w.line(f"for {v} in [{v} for {v} in {src}{cond}]:", s.line)
             else:
-                w.line(f"for {v} in sorted([{v} for {v} in {self.ex(s.source)}{cond}], key=lambda {v}: "
+                w.line(f"for {v} in sorted([{v} for {v} in {src}{cond}], key=lambda {v}: "
                        f"{self.ex(s.by)}{', reverse=True' if s.descending else ''}):", s.line)
             with w.indent():
                 self.stmts(s.body)
@@ -310,7 +328,7 @@ class Emitter:
             obj, key = self.ex(t.obj), self.ex(t.key)
             default = self.ex(t.default) if t.default is not None else "None"
             if s.op != "=":
-                value = f"{self.rt('mget')}({obj}, {key}, {default}) {s.op[0]} {value}"
+                value = f"{_map_get(self.sub(t.obj, 9, False), self.sub(t.key, 9, False), default)} {s.op[0]} {value}"
             self.w.line(f"{self.rt('mset')}({obj}, {key}, {value}, {default})", s.line)
             return
         if isinstance(t, (ir.Local, ir.Field)):
@@ -452,8 +470,16 @@ class Emitter:
 
     def functions(self) -> None:
         w = self.w
+        remembered = _remembered(self.p.functions)
         for f in self.p.functions:
-            w.section(f.line, rule=f"function {f.name}")
+            if f.name in remembered:
+                # The decorator first, so that the `.rules` marker stays right above the `def` it names.
+                w.section()
+                w.line(f"@{self.rt('pure')}")
+                w.mark(f.line)
+                w.rule(f"function {f.name}")
+            else:
+                w.section(f.line, rule=f"function {f.name}")
             w.line(f"def {names.function(f.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in f.params)]) + "):")
             with w.indent():
                 w.line(f"return {self.ex(f.body)}", f.body.line)
@@ -530,10 +556,16 @@ class Emitter:
         w.section(rep.line if rep is not None else None, rule="the report")
         w.line("def report_data(g, me):")
         with w.indent():
+            if rep is not None and _remembered(self.p.functions):
+                # Nothing changes while a report is written: a function it calls again is not computed again.
+                w.line(f"with {self.rt('unchanging')}(g):")
+                w.level += 1
             w.line("out = {}")
             for name, e in (rep.fields if rep else ()):
                 w.line(f"out[{name!r}] = {self.ex(e)}", e.line)
             w.line("return out")
+            if rep is not None and _remembered(self.p.functions):
+                w.level -= 1
         for v in self.p.victories:
             w.section(v.line, rule=f"victory {v.name}")
             w.line(f"def {names.victory(v.name, 'when')}(g, {names.local(v.var)}):")
@@ -730,6 +762,129 @@ def _negated(e: ir.Expr) -> ir.Expr | None:
             return None
         return ir.BinOp(e.ty, e.line, _FLIPPED[e.op], e.left, e.right)
     return None
+
+
+_ORDERINGS: dict[str, Any] = {">": lambda a, b: a > b, ">=": lambda a, b: a >= b, "<": lambda a, b: a < b,
+                              "<=": lambda a, b: a <= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+_MIRRORED = {">": "<", ">=": "<=", "<": ">", "<=": ">=", "==": "==", "!=": "!="}
+
+
+def _stored_test(var: str, source: ir.Expr, where: ir.Expr | None) -> ir.MapGet | None:
+    """The per-key value `m` when `for var in source where ...` may go through the keys `m` stores instead.
+
+    It may when all of this holds, and then both loops take the same items in the same order:
+    - `source` is `players`, `all_players` or a thing type: its items in declaration order, as `stored` gives
+      them (`players` keeps only the active ones, as `g.players()` does);
+    - the condition is `A and ... and m[var] OP k and ...`, where `m` is keyed by the source's items, its
+      default d is a number and `d OP k` is false: an item `m` does not store reads d, so the condition is
+      false for it, and it is false in the other loop too;
+    - `m` is read from names alone (no call, no optional on the way: it cannot fail, nor depend on `var`),
+      and every conjunct before `m[var] OP k` compares names and constants: for an item skipped, the
+      other loop would have evaluated only those and the test, none of which can fail or change anything.
+    """
+    if where is None:
+        return None
+    if isinstance(source, ir.Special) and source.name in ("players", "all_players"):
+        keyed = "Player"
+    elif isinstance(source, ir.AllOf):
+        keyed = source.thing
+    else:
+        return None
+    for conj in _conjuncts(where):
+        test = _map_test(var, keyed, conj)
+        if test is not None:
+            return test
+        if not _harmless_comparison(conj):
+            return None
+    return None
+
+
+def _conjuncts(e: ir.Expr) -> list[ir.Expr]:
+    if isinstance(e, ir.BinOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _map_test(var: str, keyed: str, e: ir.Expr) -> ir.MapGet | None:
+    if not (isinstance(e, ir.BinOp) and e.op in _ORDERINGS):
+        return None
+    m, k, op = e.left, e.right, e.op
+    if isinstance(k, ir.MapGet):
+        m, k, op = k, m, _MIRRORED[op]
+    if not (isinstance(m, ir.MapGet) and isinstance(m.key, ir.Local) and m.key.name == var and _plain(m.obj)
+            and T.strip_opt(m.key.ty) == T.ThingT(keyed)):
+        return None
+    d = m.default
+    if not (_number(k) and d is not None and _number(d)):
+        return None
+    assert isinstance(k, ir.Const) and isinstance(d, ir.Const)
+    return None if _ORDERINGS[op](d.value, k.value) else m
+
+
+def _number(e: ir.Expr) -> bool:
+    return isinstance(e, ir.Const) and isinstance(e.value, (int, Fraction)) and not isinstance(e.value, bool)
+
+
+def _plain(e: ir.Expr) -> bool:
+    """Names and the fields of things that are there (not optional): reading them cannot fail."""
+    if isinstance(e, (ir.Local, ir.Const, ir.ParamRef)):
+        return True
+    if isinstance(e, ir.Special):
+        return e.name in ("me", "turn", "game_over")
+    return isinstance(e, ir.Field) and isinstance(e.obj.ty, T.ThingT) and _plain(e.obj)
+
+
+def _harmless_comparison(e: ir.Expr) -> bool:
+    return isinstance(e, ir.BinOp) and e.op in ("==", "!=") and _plain(e.left) and _plain(e.right)
+
+
+# Builtins that draw from the game's random streams: a function that calls one returns something new each time.
+_CHANCE = frozenset({"chance", "roll", "pick", "shuffle", "draw"})
+
+
+def _nodes(node: object) -> Iterator[object]:
+    """Every IR node and value under `node`, itself included."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        yield x
+        if isinstance(x, (tuple, list)):
+            stack.extend(x)
+        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
+
+
+def _unchangeable(ty: T.Ty, decimal: bool = True) -> bool:
+    """A value no caller can change in place, and (for an argument) that equals only values of its own type:
+    an int argument 1 and a decimal 1 are equal keys, so decimals are not remembered arguments."""
+    ty = T.strip_opt(ty)
+    if isinstance(ty, T.Num):
+        return decimal or not ty.decimal
+    return ty in (T.BOOL, T.TEXT, T.NONE) or isinstance(ty, T.ThingT)
+
+
+def _remembered(functions: list[ir.Function]) -> set[str]:
+    """The functions the module marks `pure`, so that they are computed once inside an `unchanging` window:
+    those that loop (an aggregate in their own body: the others cost less than remembering them), draw no
+    chance (nor call a function that does), take arguments that can be keys and return values no caller can
+    change."""
+    calls = {f.name: {n.func for n in _nodes(f.body) if isinstance(n, ir.CallFn)} for f in functions}
+    chancy = {f.name for f in functions
+              if any(isinstance(n, ir.Builtin) and n.func in _CHANCE for n in _nodes(f.body))}
+    grew = True
+    while grew:
+        more = {name for name, called in calls.items() if called & chancy} - chancy
+        chancy |= more
+        grew = bool(more)
+    return {f.name for f in functions
+            if f.name not in chancy and any(isinstance(n, ir.Agg) for n in _nodes(f.body))
+            and all(_unchangeable(ty, decimal=False) for _, ty in f.params) and _unchangeable(f.result)}
+
+
+def _map_get(obj: str, key: str, default: str) -> str:
+    """A per-key value read in place: the dict holds each key thing's `_key`, and a key not stored holds the
+    default (the runtime's `mget` does the same, one call more)."""
+    return f"{obj}.get({key}._key, {default})"
 
 
 def _is_and(parent: ir.BinOp, operand: ir.Expr) -> bool:

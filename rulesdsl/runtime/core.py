@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -92,6 +95,68 @@ def mset(m: dict[str, Any], key: Thing, value: Any, default: Any) -> None:
         m.pop(key._key, None)
     else:
         m[key._key] = value
+
+
+_ordinal = operator.attrgetter("_ord")
+
+
+def stored(index: dict[str, Any], m: dict[str, Any]) -> list[Any]:
+    """The things whose keys the per-key value `m` stores (`index` maps keys to things), in declaration order:
+    what a loop goes through instead of every thing when only a stored key can pass its condition."""
+    things = [index[k] for k in m]
+    if len(things) > 1:
+        things.sort(key=_ordinal)
+    return things
+
+
+# ---------------------------------------------------------------- pure functions, remembered while nothing changes
+
+# The memo of each game inside an `unchanging` window, by the game's id (a window holds the game, so the id
+# cannot be reused while it is open).
+_WINDOWS: dict[int, dict[tuple[Any, ...], Any]] = {}
+
+
+@contextmanager
+def unchanging(g: Any) -> Iterator[None]:
+    """A window in which the state of game `g` does not change: what a `pure` function returns is remembered
+    for the rest of the window and not computed again.
+
+    Why this is correct: a `pure` function's result depends only on its arguments and the state (it draws no
+    chance, and expressions write nothing), so while the state stays as it is, the same call returns the same
+    value. Whoever opens the window promises that nothing writes the state until it closes; the generated
+    module opens one for each report (report expressions write nothing) and each victory condition, and the
+    engine or a game folder may hold one around all reports of a turn, or around judging victory, so that
+    each country's controller is found once for all players. A window inside another one is the same window.
+    Results are remembered only of functions whose value cannot be changed by its caller (numbers, text,
+    things, none), so no caller sees another's changes."""
+    key = id(g)
+    if key in _WINDOWS:
+        yield
+        return
+    _WINDOWS[key] = {}
+    try:
+        yield
+    finally:
+        del _WINDOWS[key]
+
+
+def pure(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorates a generated function `fn(g, *args)` that draws no chance, takes hashable arguments and returns
+    a value nobody can change: inside an `unchanging` window of `g`, each call is computed once."""
+
+    @functools.wraps(fn)
+    def remembered(g: Any, *args: Any) -> Any:
+        memo = _WINDOWS.get(id(g))
+        if memo is None:
+            return fn(g, *args)
+        key = (fn, *args)
+        try:
+            return memo[key]
+        except KeyError:
+            value = memo[key] = fn(g, *args)
+            return value
+
+    return remembered
 
 
 # ---------------------------------------------------------------- collections
