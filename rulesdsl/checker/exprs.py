@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Protocol
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
+from rulesdsl.builtins import BUILTINS, CHANCE
 from rulesdsl.checker.env import (
     PLAYER_BUILTINS,
     PLAYER_WRITABLE,
@@ -23,7 +23,6 @@ from rulesdsl.checker.env import (
 from rulesdsl.source import Span
 
 AGGREGATES = {"sum", "count", "max", "min", "any", "all", "best", "sorted", "list"}
-CHANCE = {"chance", "roll", "draw", "pick", "shuffle"}
 
 
 def _path(e: n.Expr) -> str | None:
@@ -232,6 +231,9 @@ class ExprChecker:
     # ------------------------------------------------------------ helpers
     def err(self, span: Span, code: str, msg: str, help: str | None = None) -> None:
         self.diags.error(span, code, msg, help=help)
+
+    def shown(self, node: n.Expr) -> str | None:
+        return show_expr(node)
 
     def expect(self, e: ir.Expr, want: T.Ty, span: Span, what: str) -> ir.Expr:
         if not T.assignable(e.ty, want):
@@ -761,19 +763,18 @@ class ExprChecker:
                 return ir.Const(T.ANY, line, None)
             return ir.Builtin(T.ListT(T.OrderT(oname)), line, "orders", (), oname)
         args = tuple(self.expr(a, scope, ctx) for a in node.args)
-        sig = _BUILTINS.get(name)
-        if sig is None:
-            hint = suggest(name, [*env.functions, *env.tables, *_BUILTINS, *CHANCE, "orders"])
+        builtin = BUILTINS.get(name)
+        if builtin is None or builtin.typer is None:
+            hint = suggest(name, [*env.functions, *env.tables, *BUILTINS])
             self.err(node.func_span, "E0321", f"unknown function `{name}`", hint)
             return ir.Const(T.ANY, line, None)
-        arity, typer = sig
+        arity = builtin.arities
         if len(args) not in arity:
             want = " or ".join(str(a) for a in sorted(arity))
             self.err(node.span, "E0322", f"`{name}` takes {want} argument{'s' if max(arity) > 1 else ''}, "
-                     f"not {len(args)}", help=f"it is called as `{_SIGNATURES[name]}`")
+                     f"not {len(args)}", help=f"it is called as `{builtin.signature}`")
             return ir.Builtin(T.ANY, line, name, args)
-        res = typer(self, args, node)
-        return ir.Builtin(res, line, name, args)
+        return ir.Builtin(builtin.typer(self, args, node), line, name, args)
 
     def _orders_argument(self, node: n.Call) -> None:
         """E0319 for `orders(...)` without one bare order name: under the argument, if there is one."""
@@ -852,8 +853,7 @@ class ExprChecker:
             self.err(node.func_span, "E0324", f"`{name}` draws at random and cannot be used in "
                      f"{_CHANCE_PLACES.get(ctx.kind, 'this place')}", help=_CHANCE_HINTS.get(
                          ctx.kind, "draw in a phase or an order effect and store the result"))
-        want = {"chance": 2, "roll": 2, "draw": 2, "pick": 2, "shuffle": 2}[name]
-        stream = node.args[-1] if len(node.args) == want else None
+        stream = node.args[-1] if len(node.args) in BUILTINS[name].arities else None
         if isinstance(stream, n.Text) and any(not isinstance(p, str) for p in stream.parts):
             self.err(stream.span, "E0325", "a stream name must be a plain text, without `{...}`",
                      help=self._fixed_stream_hint(node, stream))
@@ -1225,119 +1225,3 @@ class ExprChecker:
             return e
         self.err(node.span, "E0335", "this cannot be assigned to")
         return ir.Const(T.ANY, node.span.line, None)
-
-
-# ---------------------------------------------------------------- builtin functions
-def _num_same(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
-    ty: T.Ty = args[0].ty
-    for a, an in zip(args, node.args, strict=True):
-        if not T.is_num(a.ty):
-            c.err(an.span, "E0317", f"`{node.func}` needs numbers, not {a.ty.show()}")
-            return T.ANY
-        if not T.comparable(ty, a.ty):
-            c.err(an.span, "E0317", f"`{node.func}` cannot mix {T.Ty.show(ty)} and {a.ty.show()}")
-            return T.ANY
-        if isinstance(ty, T.Num) and ty.literal:
-            ty = a.ty
-    return ty
-
-
-def _to_int(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
-    t = args[0].ty
-    if not T.is_num(t):
-        c.err(node.args[0].span, "E0317", f"`{node.func}` needs a number, not {t.show()}")
-        return T.ANY
-    return T.Num(t.unit, False) if isinstance(t, T.Num) else T.ANY
-
-
-def _size(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
-    t = args[0].ty
-    if not isinstance(t, (T.ListT, T.SetT)) and t not in (T.TEXT, T.ANY):
-        c.err(node.args[0].span, "E0316", f"`size` needs a list, not {t.show()}")
-    return T.INT
-
-
-def _text_fn(result: T.Ty, *want: T.Ty) -> Typer:
-    def typer(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
-        for a, an, w in zip(args, node.args, want, strict=False):
-            c.expect(a, w, an.span, f"the argument of `{node.func}`")
-        return result
-    return typer
-
-
-def _text_of(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
-    return T.TEXT
-
-
-def _first(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
-    t = args[0].ty
-    if isinstance(t, (T.ListT, T.SetT)):
-        return T.OptT(t.item)
-    if t != T.ANY:
-        c.err(node.args[0].span, "E0316", f"`{node.func}` needs a list, not {t.show()}")
-    return T.ANY
-
-
-def _join(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
-    t = args[0].ty
-    if isinstance(t, (T.ListT, T.SetT)):
-        if t.item not in (T.TEXT, T.ANY):
-            c.err(node.args[0].span, "E0301", f"`join` needs a list of texts, not {t.show()}",
-                  help="make the texts first, like `join([c.code for c in cards], \", \")`")
-    elif t != T.ANY:
-        c.err(node.args[0].span, "E0316", f"`join` needs a list of texts, not {t.show()}")
-    c.expect(args[1], T.TEXT, node.args[1].span, "the separator of `join`")
-    return T.TEXT
-
-
-def _money(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
-    return _convert(c, args[0], node, T.INT, T.MONEY)
-
-
-def _count_of(c: ExprChecker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
-    return _convert(c, args[0], node, T.MONEY, T.INT)
-
-
-def _convert(c: ExprChecker, arg: ir.Expr, node: n.Call, have: T.Ty, result: T.Ty) -> T.Ty:
-    """`money(n)` and `amount(m)`: a value already of the result's kind needs no conversion."""
-    assert isinstance(result, T.Num)
-    if isinstance(arg.ty, T.Num) and not arg.ty.literal and not arg.ty.decimal and arg.ty.unit == result.unit:
-        x = show_expr(node.args[0])
-        what = f"`{x}`" if x is not None else "this"
-        kind = "money" if result == T.MONEY else "a count (int)"
-        c.err(node.args[0].span, "E0301", f"the argument of `{node.func}` should be {have.show()}, but this is "
-              f"{arg.ty.show()}", help=f"{what} is {kind} already: use it as it is, without `{node.func}(...)`")
-        return result
-    c.expect(arg, have, node.args[0].span, f"the argument of `{node.func}`")
-    return result
-
-
-Typer = Callable[[ExprChecker, tuple[ir.Expr, ...], n.Call], T.Ty]
-_BUILTINS: dict[str, tuple[set[int], Typer]] = {
-    "min": ({2, 3}, _num_same),
-    "max": ({2, 3}, _num_same),
-    "clamp": ({3}, _num_same),
-    "abs": ({1}, _num_same),
-    "round": ({1}, _to_int),
-    "floor": ({1}, _to_int),
-    "ceil": ({1}, _to_int),
-    "size": ({1}, _size),
-    "length": ({1}, _text_fn(T.INT, T.TEXT)),
-    "upper": ({1}, _text_fn(T.TEXT, T.TEXT)),
-    "truncate": ({2}, _text_fn(T.TEXT, T.TEXT, T.INT)),
-    "is_alnum": ({1}, _text_fn(T.BOOL, T.TEXT)),
-    "join": ({2}, _join),
-    "text": ({1}, _text_of),
-    "first": ({1}, _first),
-    "money": ({1}, _money),
-    "amount": ({1}, _count_of),
-}
-# How each builtin is called, as the language reference writes it: the hint of a wrong argument count.
-_SIGNATURES = {
-    "min": "min(a, b[, c])", "max": "max(a, b[, c])", "clamp": "clamp(x, lo, hi)", "abs": "abs(x)",
-    "round": "round(x)", "floor": "floor(x)", "ceil": "ceil(x)", "size": "size(x)", "length": "length(t)",
-    "upper": "upper(t)", "truncate": "truncate(t, n)", "is_alnum": "is_alnum(t)", "join": "join(L, sep)",
-    "text": "text(x)", "first": "first(L)", "money": "money(n)", "amount": "amount(m)",
-}
-assert set(_SIGNATURES) == set(_BUILTINS)
-BUILTIN_NAMES = sorted([*_BUILTINS, *CHANCE, "orders"])

@@ -1,0 +1,186 @@
+"""Builtin function names -> one entry each: arities, signature, result typer, Python it is emitted as, doc.
+
+The one home of the language's builtin functions: the checker types a call with `typer`
+(rulesdsl/checker/exprs.py), the code generator writes it with `emit`, and a test checks that
+docs/language.md §11 lists each `signature`. A typer needs only what `Checker` offers, so this module
+does not import the checker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from rulesdsl import ir
+from rulesdsl import nodes as n
+from rulesdsl import types as T
+from rulesdsl.source import Span
+
+
+class Checker(Protocol):
+    """What a typer may ask of the expression checker."""
+
+    def err(self, span: Span, code: str, msg: str, help: str | None = None) -> None: ...
+
+    def expect(self, e: ir.Expr, want: T.Ty, span: Span, what: str) -> ir.Expr: ...
+
+    def shown(self, node: n.Expr) -> str | None:
+        """`node` as the designer wrote it, for a hint; None if it is too long to quote."""
+
+
+# The result type of a call whose arguments are checked already; it reports what is wrong with them.
+Typer = Callable[[Checker, tuple[ir.Expr, ...], n.Call], T.Ty]
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    arities: frozenset[int]
+    signature: str  # as docs/language.md writes it, and E0322's hint
+    doc: str
+    # A Python expression: `{0}`, `{1}` are the arguments' code, `{args}` all of them, `{rt}` the runtime
+    # function `runtime`, `{extra}` the literal the checker keeps (a stream, an order name), and for
+    # `draw` `{table}` and `{purpose}`.
+    emit: str
+    runtime: str | None = None
+    # value: typed by `typer` from its arguments' values. chance: its last argument names a random stream.
+    # orders: its argument names an order. The checker types the last two itself: they read names.
+    kind: Literal["value", "chance", "orders"] = "value"
+    typer: Typer | None = None
+
+
+def _num_same(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    ty: T.Ty = args[0].ty
+    for a, an in zip(args, node.args, strict=True):
+        if not T.is_num(a.ty):
+            c.err(an.span, "E0317", f"`{node.func}` needs numbers, not {a.ty.show()}")
+            return T.ANY
+        if not T.comparable(ty, a.ty):
+            c.err(an.span, "E0317", f"`{node.func}` cannot mix {T.Ty.show(ty)} and {a.ty.show()}")
+            return T.ANY
+        if isinstance(ty, T.Num) and ty.literal:
+            ty = a.ty
+    return ty
+
+
+def _to_int(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    t = args[0].ty
+    if not T.is_num(t):
+        c.err(node.args[0].span, "E0317", f"`{node.func}` needs a number, not {t.show()}")
+        return T.ANY
+    return T.Num(t.unit, False) if isinstance(t, T.Num) else T.ANY
+
+
+def _size(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    t = args[0].ty
+    if not isinstance(t, (T.ListT, T.SetT)) and t not in (T.TEXT, T.ANY):
+        c.err(node.args[0].span, "E0316", f"`size` needs a list, not {t.show()}")
+    return T.INT
+
+
+def _text_fn(result: T.Ty, *want: T.Ty) -> Typer:
+    def typer(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+        for a, an, w in zip(args, node.args, want, strict=False):
+            c.expect(a, w, an.span, f"the argument of `{node.func}`")
+        return result
+    return typer
+
+
+def _text_of(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    return T.TEXT
+
+
+def _first(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    t = args[0].ty
+    if isinstance(t, (T.ListT, T.SetT)):
+        return T.OptT(t.item)
+    if t != T.ANY:
+        c.err(node.args[0].span, "E0316", f"`{node.func}` needs a list, not {t.show()}")
+    return T.ANY
+
+
+def _join(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    t = args[0].ty
+    if isinstance(t, (T.ListT, T.SetT)):
+        if t.item not in (T.TEXT, T.ANY):
+            c.err(node.args[0].span, "E0301", f"`join` needs a list of texts, not {t.show()}",
+                  help="make the texts first, like `join([c.code for c in cards], \", \")`")
+    elif t != T.ANY:
+        c.err(node.args[0].span, "E0316", f"`join` needs a list of texts, not {t.show()}")
+    c.expect(args[1], T.TEXT, node.args[1].span, "the separator of `join`")
+    return T.TEXT
+
+
+def _money(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    return _convert(c, args[0], node, T.INT, T.MONEY)
+
+
+def _count_of(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    return _convert(c, args[0], node, T.MONEY, T.INT)
+
+
+def _convert(c: Checker, arg: ir.Expr, node: n.Call, have: T.Ty, result: T.Ty) -> T.Ty:
+    """`money(n)` and `amount(m)`: a value already of the result's kind needs no conversion."""
+    assert isinstance(result, T.Num)
+    if isinstance(arg.ty, T.Num) and not arg.ty.literal and not arg.ty.decimal and arg.ty.unit == result.unit:
+        x = c.shown(node.args[0])
+        what = f"`{x}`" if x is not None else "this"
+        kind = "money" if result == T.MONEY else "a count (int)"
+        c.err(node.args[0].span, "E0301", f"the argument of `{node.func}` should be {have.show()}, but this is "
+              f"{arg.ty.show()}", help=f"{what} is {kind} already: use it as it is, without `{node.func}(...)`")
+        return result
+    c.expect(arg, have, node.args[0].span, f"the argument of `{node.func}`")
+    return result
+
+
+def _one(*arities: int) -> frozenset[int]:
+    return frozenset(arities)
+
+
+_ALL = (
+    Builtin("min", _one(2, 3), "min(a, b[, c])", "the smallest of numbers of one kind", "min({args})",
+            typer=_num_same),
+    Builtin("max", _one(2, 3), "max(a, b[, c])", "the largest of numbers of one kind", "max({args})",
+            typer=_num_same),
+    Builtin("clamp", _one(3), "clamp(x, lo, hi)", "`x` kept between `lo` and `hi`", "{rt}({args})", "clamp",
+            typer=_num_same),
+    Builtin("abs", _one(1), "abs(x)", "a number without its sign", "abs({args})", typer=_num_same),
+    Builtin("round", _one(1), "round(x)", "the nearest whole number, halves away from zero", "{rt}({args})",
+            "to_round", typer=_to_int),
+    Builtin("floor", _one(1), "floor(x)", "the whole number at or below `x`", "{rt}({args})", "to_floor",
+            typer=_to_int),
+    Builtin("ceil", _one(1), "ceil(x)", "the whole number at or above `x`", "{rt}({args})", "to_ceil",
+            typer=_to_int),
+    Builtin("size", _one(1), "size(x)", "how many items a list or set has, or characters a text", "len({args})",
+            typer=_size),
+    Builtin("length", _one(1), "length(t)", "how many characters a text has", "len({args})",
+            typer=_text_fn(T.INT, T.TEXT)),
+    Builtin("upper", _one(1), "upper(t)", "a text in capitals", "{0}.upper()", typer=_text_fn(T.TEXT, T.TEXT)),
+    Builtin("truncate", _one(2), "truncate(t, n)", "the first `n` characters of a text", "{rt}({args})",
+            "truncate", typer=_text_fn(T.TEXT, T.TEXT, T.INT)),
+    Builtin("is_alnum", _one(1), "is_alnum(t)", "whether a text is not empty and all ASCII letters and digits",
+            "{rt}({args})", "is_alnum", typer=_text_fn(T.BOOL, T.TEXT)),
+    Builtin("join", _one(2), "join(L, sep)", "texts one after another, `sep` between two", "({1}).join({0})",
+            typer=_join),
+    Builtin("text", _one(1), "text(x)", "a value as text, as in interpolation", "{rt}({args})", "fmt",
+            typer=_text_of),
+    Builtin("first", _one(1), "first(L)", "the first item of a list or set, or `none`", "{rt}({args})", "first",
+            typer=_first),
+    Builtin("money", _one(1), "money(n)", "a count (`int`) as `money`", "{0}", typer=_money),
+    Builtin("amount", _one(1), "amount(m)", "`money` as a count (`int`)", "{0}", typer=_count_of),
+    Builtin("orders", _one(1), "orders(KIND)", "the orders of one kind given this turn", "g.orders_of({extra})",
+            kind="orders"),
+    Builtin("chance", _one(2), 'chance(P, "stream")', "true with a probability of `P` percent",
+            "{rt}(g.rng({extra}), {0})", "chance", kind="chance"),
+    Builtin("roll", _one(2), 'roll(N, "stream")', "a whole number from 1 to `N`", "{rt}(g.rng({extra}), {0})",
+            "roll", kind="chance"),
+    Builtin("draw", _one(2), 'draw(TABLE, "stream")', "a value of a weighted table, by its chances",
+            "{table}(g, g.rng({purpose}))", kind="chance"),
+    Builtin("pick", _one(2), 'pick(L, "stream")', "an item of a list, or `none` if it is empty",
+            "{rt}(g.rng({extra}), {0})", "pick", kind="chance"),
+    Builtin("shuffle", _one(2), 'shuffle(L, "stream")', "a list in random order", "{rt}(g.rng({extra}), {0})",
+            "shuffle", kind="chance"),
+)
+BUILTINS: dict[str, Builtin] = {b.name: b for b in _ALL}
+CHANCE = frozenset(b.name for b in _ALL if b.kind == "chance")
