@@ -1,17 +1,19 @@
 """Game state + players' submissions -> the next state, each player's report data, and the news.
 
 Generic for every ruleset: the compiled module says which orders exist, what they cost and do, and
-in which phases they run; this module reads the submissions, keeps the orders on file, enforces the
-order limits, runs the phases, and judges victory.
+in which phases they run. A turn, in `Game.process_turn`: the mail is read (runtime/mail.py), each
+player's orders for the turn are chosen (`Game._choose`: orders on file, limits, groups, round robin),
+the phases run them, and each order is carried out in one place (`Game._execute`), whether a phase runs
+it or, for a personal order, the mail that holds it. Then victory is judged.
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
-import re
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -25,22 +27,13 @@ from rulesdsl.runtime.core import (
     TooManyRounds,
     WorldBase,
 )
-from rulesdsl.runtime.orders import OrderReader, header_patterns, line_problem, shown
+from rulesdsl.runtime.mail import LINE_END, Mail, MailReader, Refusal
+from rulesdsl.runtime.orders import OrderReader
 from rulesdsl.runtime.spec import OrderSpec, RulesetSpec
-from rulesdsl.runtime.syntax import SPACES, ascii_upper
+
+__all__ = ["LINE_END", "Game", "PlayerTurn", "Refusal"]
 
 T = TypeVar("T")
-
-# Lines end only where mail ends them: str.splitlines() would also split at a form feed, \x1c-\x1e, \x85
-# and U+2028/U+2029, so one line written could be read as two orders.
-LINE_END = re.compile(r"\r\n|\r|\n")
-
-
-@dataclass
-class Refusal:
-    line: int
-    text: str
-    reason: str
 
 
 @dataclass
@@ -80,7 +73,7 @@ class Game:
         self.orders = {o.name: o for o in spec.orders}
         self.groups = {grp.name: grp for grp in spec.policy.groups}
         self.reader = OrderReader(spec.orders, frozenset(spec.unrun_orders))
-        self.header = header_patterns(spec.policy)
+        self.mail = MailReader(spec, self.reader)
         self.pay_attr = spec.player_attr(spec.policy.pay_field)
         self.budget_attr = spec.player_attr(spec.policy.budget_field)
         # per turn
@@ -119,43 +112,19 @@ class Game:
         return list(self._executed.get(kind, []))
 
     def run(self, kind: str) -> None:
-        spec = self.orders[kind]
-        pay, shown_pay = self.pay_attr, self.spec.policy.pay_field
-        budget = self.budget_attr
+        """Carries out this turn's orders of one kind, in the order chosen (`_choose`)."""
         for rec in self._batch.get(kind, []):
-            me = rec.player
-            if not me.active:
-                rec.status, rec.reason = "failed", "you are out of the game"
-                continue
-            self._doing = f'order "{rec.text}" of {me.name}'
-            reason = _ask(spec.require, self, me, rec)
-            if reason is not None:
-                rec.status, rec.reason = "failed", reason
-                continue
-            try:
-                cost = spec.cost(self, me, rec) if spec.cost else 0
-            except TooManyRounds as e:
-                rec.status, rec.reason = "failed", str(e)
-                continue
-            if cost and pay:
-                have = getattr(me, pay)
-                if cost > have:
-                    rec.status, rec.reason = "failed", f"not enough {shown_pay}: it costs {cost} and you have {have}"
-                    continue
-                setattr(me, pay, have - cost)
-            try:
-                if spec.effect:
-                    spec.effect(self, me, rec)
-            except OrderFailed as fail:
-                if cost and pay:
-                    setattr(me, pay, getattr(me, pay) + cost)
-                rec.status, rec.reason = "failed", str(fail)
-                continue
-            rec.status = "done"
-            if budget:
-                setattr(me, budget, getattr(me, budget) - 1)
-            self._executed.setdefault(kind, []).append(rec)
-        self._doing = ""
+            self._execute(self.orders[kind], rec)
+
+    @contextmanager
+    def doing(self, what: str) -> Iterator[None]:
+        """Says what the engine is doing while the block runs, for `locate` to name in an error (`phase
+        combat`, `order "A,BRI" of Ann`); then what it was doing before. Not on an error: the error is
+        located after it has left the block, and must still see what was being done."""
+        before = self._doing
+        self._doing = what
+        yield
+        self._doing = before
 
     # ------------------------------------------------------------ the turn
     def process_turn(self, submissions: list[tuple[str, str]]) -> None:
@@ -168,13 +137,14 @@ class Game:
             self._reset_fields()
             self._phases(before_orders=True)
             for label, text in submissions:
-                self._read_submission(label, text)
-            self._select()
+                self._take(self.mail.read(label, text, self.all_players, str(self.meta.get("number", "")),
+                                          str(self.meta.get("id", ""))))
+            self._choose()
             self._phases(before_orders=False)
-            self._doing = "ending the turn"
-            self._end_of_turn()
-            self._doing = "judging victory"
-            self._judge()
+            with self.doing("ending the turn"):
+                self._end_of_turn()
+            with self.doing("judging victory"):
+                self._judge()
         except RulesError:
             raise
         except Exception as exc:
@@ -184,9 +154,9 @@ class Game:
         for phase in self.spec.phases:
             if phase.before_orders != before_orders:
                 continue
-            self._doing = f"phase {phase.name}"
-            if phase.when is None or phase.when(self):
-                phase.run(self)
+            with self.doing(f"phase {phase.name}"):
+                if phase.when is None or phase.when(self):
+                    phase.run(self)
 
     def locate(self, exc: BaseException) -> RulesError:
         """The error as the designer reads it: the `.rules` line and the rule of the innermost generated
@@ -218,192 +188,189 @@ class Game:
             if f.reset_each_turn:
                 setattr(self.world, f.attr, {} if f.type[0] == "map" else f.default(self))
 
-    def _read_submission(self, label: str, text: str) -> None:
-        # Nothing the sender wrote reaches a report before the account and access code match; what
-        # reaches the GM (the label, a header line) is shown with its control characters escaped.
-        self.games_named.append(None)
-        lines = LINE_END.split(text.removeprefix("\ufeff"))
-        slots: dict[str, str] = {}
-        pos = 0
-        for form, pat in zip(self.spec.policy.header, self.header, strict=True):
-            while pos < len(lines) and not lines[pos].strip(SPACES):
-                pos += 1
-            if pos >= len(lines):
-                self.unrouted.append(f"{shown(label)}: the header lines are missing")
-                return
-            problem = line_problem(lines[pos])
-            m = None if problem is not None else pat.match(lines[pos])
-            if m is None:
-                why = f" ({problem})" if problem is not None else ""
-                self.unrouted.append(f"{shown(label)}: line {pos + 1} \"{shown(lines[pos].strip(SPACES))}\" is not a "
-                                     f"header line like \"{form}\"{why}")
-                # Try still to find whose orders they are, so the player hears why nothing happened.
-                slots.setdefault("_bad", str(pos + 1))
-            else:
-                slots.update(m)
-            pos += 1
-        # Which game the mail is for is told by its header alone, whoever sent it: the GM is warned of a
-        # turn of another game's mail even when that game's accounts and codes are not this game's.
-        this_game = "game" in slots and ascii_upper(slots["game"]) == ascii_upper(str(self.meta.get("number", "")))
-        named = shown(self.spec.game_id.replace("{number}", slots["game"])) if "game" in slots else ""
-        self.games_named[-1] = (named, this_game) if "game" in slots else None
-        account = ascii_upper(slots.get("account", ""))
-        player = next((p for p in self.all_players if ascii_upper(p.account) == account), None)
+    # ------------------------------------------------------------ the mail
+    def _take(self, mail: Mail) -> None:
+        """What a submission's orders do to the turn: a personal order is carried out at once, a discard
+        drops the orders on file and those before it, the others are filed for `_choose`."""
+        self.games_named.append(mail.game)
+        self.unrouted += mail.unrouted
+        player = mail.player
         if player is None:
-            self.unrouted.append(f"{shown(label)}: no player has account \"{shown(slots.get('account', '?'))}\"")
             return
         turn = self.turns[player._key]
-        if "_bad" in slots:
-            turn.notices.append(f"Your orders in {shown(label)} were not processed: line {slots['_bad']} of the "
-                                "header is not in the form the game expects.")
-            return
-        if ascii_upper(slots.get("code", "")) != ascii_upper(player.code):
-            turn.notices.append(f"Your orders in {shown(label)} were not processed: the access code does not match.")
-            return
-        if "game" in slots and not this_game:
-            turn.notices.append(f"Your orders in {shown(label)} were not processed: they are for game "
-                                f"{named}, and this is game {self.meta.get('id', '')}.")
-            return
-        if not player.active:
-            turn.notices.append(f"Your orders in {shown(label)} were not processed: you have left the game.")
+        if mail.notice is not None:
+            turn.notices.append(mail.notice)
             return
         turn.submitted = True
         limit = self.spec.policy.new_limit
-        for i in range(pos, len(lines)):
-            raw = lines[i].strip(SPACES)
-            if not raw:
+        for line, text in mail.lines:
+            got = self.mail.order(self, player, line, text)
+            if isinstance(got, Refusal):
+                turn.refused.append(got)
                 continue
-            problem = line_problem(lines[i])
-            if problem is not None:
-                turn.refused.append(Refusal(i + 1, shown(raw), problem))
-                continue
-            if not player.active:
-                turn.refused.append(Refusal(i + 1, raw, "you have left the game"))
-                continue
-            parsed = self.reader.read(self, player, raw, i + 1)
-            spec = parsed.spec
-            if parsed.rec is None or spec is None:
-                turn.refused.append(Refusal(i + 1, raw, parsed.reason or "not an order of this game"))
-                continue
+            spec, rec = got.parsed.spec, got.parsed.rec
+            assert spec is not None and rec is not None
             if spec.kind == "personal":
-                self._personal(spec, parsed.rec, turn)
+                self._execute(spec, rec)
+                turn.used.append(rec)
             elif spec.kind == "discard":
                 dropped = len(self.on_file.get(player._key, [])) + sum(1 for t in turn.new_lines if t[2] is not None)
                 self.on_file[player._key] = []
                 turn.new_lines = []
-                turn.notices.append(f"Line {i + 1} {raw}: {dropped} unprocessed order(s) discarded.")
+                turn.notices.append(f"Line {line} {got.text}: {dropped} unprocessed order(s) discarded.")
             else:
                 # A STOP is a new order too: uncounted, each mail could pile up STOP lines on file without end.
                 turn.new_count += 1
                 if limit is not None and turn.new_count > limit:
-                    turn.refused.append(Refusal(i + 1, raw, f"no more than {limit} new orders are accepted in one "
-                                                            f"{self.spec.turn_unit}"))
+                    turn.refused.append(Refusal(line, got.text, f"no more than {limit} new orders are accepted "
+                                                                f"in one {self.spec.turn_unit}"))
                     continue
-                turn.new_lines.append((raw, i + 1, None if spec.kind == "stop" else parsed.rec))
+                turn.new_lines.append((got.text, line, None if spec.kind == "stop" else rec))
 
-    def _personal(self, spec: OrderSpec, rec: OrderRec, turn: PlayerTurn) -> None:
-        self._doing = f'order "{rec.text}" of {rec.player.name}'
-        reason = _ask(spec.valid, self, rec.player, rec)
-        if reason is None:
-            reason = _ask(spec.require, self, rec.player, rec)
-        if reason is None:
-            try:
-                if spec.effect:
-                    spec.effect(self, rec.player, rec)
-                rec.status = "done"
-            except OrderFailed as fail:
-                reason = str(fail)
+    # ------------------------------------------------------------ carrying out one order
+    def _execute(self, spec: OrderSpec, rec: OrderRec) -> None:
+        """Carries out one order, a game order that a phase runs or a personal one as its mail is read: its
+        checks, its cost, its effect. It is done, or failed with the reason."""
+        with self.doing(f'order "{rec.text}" of {rec.player.name}'):
+            reason = self._carry_out(spec, rec.player, rec)
         if reason is not None:
             rec.status, rec.reason = "failed", reason
-        turn.used.append(rec)
-        self._doing = ""
+            return
+        rec.status = "done"
+        if spec.kind == "personal":
+            return  # free, and outside the turn's orders: no budget, and not among `orders(kind)`
+        if self.budget_attr:
+            setattr(rec.player, self.budget_attr, getattr(rec.player, self.budget_attr) - 1)
+        self._executed.setdefault(rec.kind, []).append(rec)
 
-    def _select(self) -> None:
-        """Chooses each player's orders for this turn: orders on file first, then new ones in order given."""
-        pol = self.spec.policy
-        chosen: dict[str, list[OrderRec]] = {}
-        for p in self.all_players:
-            turn = self.turns[p._key]
-            queue: list[tuple[str, int, OrderRec | None, bool]] = [
-                (t, 0, None, True) for t in self.on_file.get(p._key, [])]
-            queue += [(t, ln, rec, False) for t, ln, rec in turn.new_lines]
-            if not p.active:
-                # Orders of a player who left are not lost without a word: each is refused.
-                for text, line, rec, _ in queue:
-                    if rec is not None or not self._is_stop(text):
-                        turn.refused.append(Refusal(line, text, "you have left the game"))
-                self.on_file[p._key] = []
-                continue
-            cap = pol.limit if pol.limit is not None else len(queue)
-            if self.budget_attr:
-                cap = min(cap, max(0, getattr(p, self.budget_attr)))
-            taken: list[OrderRec] = []
-            once: set[tuple[Any, ...]] = set()
-            counted: dict[str, int] = {}
-            ended: str | None = None  # the refusal of every order after one that ended the turn
-            i = 0
-            while i < len(queue):
-                text, line, rec, from_file = queue[i]
-                stop = self._is_stop(text) if rec is None else False
-                if ended is not None:
-                    # Nothing after it is taken, nor kept for a later turn; a stop line has nothing left to stop.
-                    i += 1
-                    if not stop:
-                        turn.refused.append(Refusal(line, text, ended))
-                    continue
-                if stop:
-                    i += 1
-                    break
-                if len(taken) >= cap:
-                    break
-                i += 1
-                if rec is None:
-                    parsed = self.reader.read(self, p, text, line)
-                    if parsed.rec is None or parsed.spec is None or parsed.spec.kind != "game":
-                        turn.refused.append(Refusal(line, text, parsed.reason or "not an order of this game"))
-                        continue
-                    rec = parsed.rec
-                spec = self.orders[rec.kind]
-                self._doing = f'order "{rec.text}" of {p.name}'
-                reason = _ask(spec.valid, self, p, rec)
-                keys = [(rec.kind, arg, _ident(rec.args[arg])) for arg in spec.once_per]
-                for key in keys if reason is None else ():
-                    if key in once:
-                        reason = f"this order may be given once per {self.spec.turn_unit} for the same {key[1]}"
-                        break
-                for name in spec.counts_as if reason is None else ():
-                    group = self.groups[name]
-                    if counted.get(name, 0) >= group.limit:
-                        reason = group.reason(self, p)
-                        break
-                if reason is not None:
-                    turn.refused.append(Refusal(line, text, reason))
-                    continue
-                # Only an order taken uses up its once and its place in a group: a refused one counts for nothing.
-                once.update(keys)
-                for name in spec.counts_as:
-                    counted[name] = counted.get(name, 0) + 1
-                if from_file:
-                    rec.line = 0
-                taken.append(rec)
-                if spec.ends_turn is not None and spec.ends_turn(self, p, rec):
-                    ended = f'your {self.spec.turn_unit} ended with line {rec.line}: "{rec.text}"'
-            self.on_file[p._key] = [q[0] for q in queue[i:]]
-            chosen[p._key] = taken
-            turn.used.extend(taken)
-        self._doing = ""
+    def _carry_out(self, spec: OrderSpec, me: PlayerBase, rec: OrderRec) -> str | None:
+        """`_execute`'s steps: why the order fails, or None once its effect is done."""
+        if not me.active:
+            return "you are out of the game"
+        if spec.kind == "personal":
+            # A game order's `valid` was asked when it was chosen; a personal order is not chosen.
+            reason = _ask(spec.valid, self, me, rec)
+            if reason is not None:
+                return reason
+        reason = _ask(spec.require, self, me, rec)
+        if reason is not None:
+            return reason
+        try:
+            cost = spec.cost(self, me, rec) if spec.cost else 0
+        except TooManyRounds as e:
+            return str(e)
+        pay = self.pay_attr
+        if cost and pay:
+            have = getattr(me, pay)
+            if cost > have:
+                return f"not enough {self.spec.policy.pay_field}: it costs {cost} and you have {have}"
+            setattr(me, pay, have - cost)
+        try:
+            if spec.effect:
+                spec.effect(self, me, rec)
+        except OrderFailed as fail:
+            if cost and pay:
+                setattr(me, pay, getattr(me, pay) + cost)
+            return str(fail)
+        return None
+
+    # ------------------------------------------------------------ choosing the turn's orders
+    def _choose(self) -> None:
+        """Chooses each player's orders for this turn (orders on file first, then new ones in the order
+        given), and the order in which each kind's are carried out."""
+        chosen = {p._key: self._choose_for(p) for p in self.all_players}
         # Round robin: each player's first order of a kind, then each one's second, and so on. Who goes
         # first moves one place each turn, so no position always acts first.
         n = len(self.all_players)
         start = (self.turn - 1) % n if n else 0
         rotated = self.all_players[start:] + self.all_players[:start]
         for kind in self.orders:
-            lists = [[r for r in chosen.get(p._key, []) if r.kind == kind] for p in rotated]
+            lists = [[r for r in chosen[p._key] if r.kind == kind] for p in rotated]
             batch: list[OrderRec] = []
             for rnd in range(max((len(x) for x in lists), default=0)):
                 batch.extend(x[rnd] for x in lists if rnd < len(x))
             if batch:
                 self._batch[kind] = batch
+
+    def _choose_for(self, p: PlayerBase) -> list[OrderRec]:
+        """One player's orders for this turn, within the limits, groups and once-per rules; the rest stay
+        on file or are refused."""
+        pol = self.spec.policy
+        turn = self.turns[p._key]
+        queue: list[tuple[str, int, OrderRec | None, bool]] = [
+            (t, 0, None, True) for t in self.on_file.get(p._key, [])]
+        queue += [(t, ln, rec, False) for t, ln, rec in turn.new_lines]
+        if not p.active:
+            # Orders of a player who left are not lost without a word: each is refused.
+            for text, line, rec, _ in queue:
+                if rec is not None or not self._is_stop(text):
+                    turn.refused.append(Refusal(line, text, "you have left the game"))
+            self.on_file[p._key] = []
+            return []
+        cap = pol.limit if pol.limit is not None else len(queue)
+        if self.budget_attr:
+            cap = min(cap, max(0, getattr(p, self.budget_attr)))
+        taken: list[OrderRec] = []
+        once: set[tuple[Any, ...]] = set()
+        counted: dict[str, int] = {}
+        ended: str | None = None  # the refusal of every order after one that ended the turn
+        i = 0
+        while i < len(queue):
+            text, line, rec, from_file = queue[i]
+            stop = self._is_stop(text) if rec is None else False
+            if ended is not None:
+                # Nothing after it is taken, nor kept for a later turn; a stop line has nothing left to stop.
+                i += 1
+                if not stop:
+                    turn.refused.append(Refusal(line, text, ended))
+                continue
+            if stop:
+                i += 1
+                break
+            if len(taken) >= cap:
+                break
+            i += 1
+            if rec is None:
+                parsed = self.reader.read(self, p, text, line)
+                if parsed.rec is None or parsed.spec is None or parsed.spec.kind != "game":
+                    turn.refused.append(Refusal(line, text, parsed.reason or "not an order of this game"))
+                    continue
+                rec = parsed.rec
+            spec = self.orders[rec.kind]
+            with self.doing(f'order "{rec.text}" of {p.name}'):
+                reason = self._refuses(spec, rec, once, counted)
+                ends = reason is None and spec.ends_turn is not None and spec.ends_turn(self, p, rec)
+            if reason is not None:
+                turn.refused.append(Refusal(line, text, reason))
+                continue
+            # Only an order taken uses up its once and its place in a group: a refused one counts for nothing.
+            once.update(_once_keys(spec, rec))
+            for name in spec.counts_as:
+                counted[name] = counted.get(name, 0) + 1
+            if from_file:
+                rec.line = 0
+            taken.append(rec)
+            if ends:
+                ended = f'your {self.spec.turn_unit} ended with line {rec.line}: "{rec.text}"'
+        self.on_file[p._key] = [q[0] for q in queue[i:]]
+        turn.used.extend(taken)
+        return taken
+
+    def _refuses(self, spec: OrderSpec, rec: OrderRec, once: set[tuple[Any, ...]],
+                 counted: dict[str, int]) -> str | None:
+        """Why an order cannot be among the player's this turn: its `valid`, its once-per rule against the
+        orders `once` already taken, or a group full by `counted`; None when it can."""
+        reason = _ask(spec.valid, self, rec.player, rec)
+        if reason is not None:
+            return reason
+        for key in _once_keys(spec, rec):
+            if key in once:
+                return f"this order may be given once per {self.spec.turn_unit} for the same {key[1]}"
+        for name in spec.counts_as:
+            group = self.groups[name]
+            if counted.get(name, 0) >= group.limit:
+                return group.reason(self, rec.player)
+        return None
 
     def _is_stop(self, text: str) -> bool:
         return self.reader.is_stop(text)
@@ -463,6 +430,11 @@ def _last_before(pairs: tuple[tuple[int, T], ...], pyline: int, none: T) -> T:
             break
         found = value
     return found
+
+
+def _once_keys(spec: OrderSpec, rec: OrderRec) -> list[tuple[Any, ...]]:
+    """What an order may be given once per turn for: its kind, and each `once per` argument's value."""
+    return [(rec.kind, arg, _ident(rec.args[arg])) for arg in spec.once_per]
 
 
 def _ident(value: Any) -> Any:

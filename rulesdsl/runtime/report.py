@@ -79,12 +79,11 @@ def report_data(g: Game, p: PlayerBase) -> dict[str, Any]:
         "game_over": g.game_over,
         "winners": list(g.winners),
     }
-    g._doing = f"writing the report of {p.name}"
-    try:
-        own = g.spec.report(g, p)
-    except Exception as exc:  # a failing report names its .rules line like a phase
-        raise g.locate(exc) from exc
-    g._doing = ""
+    with g.doing(f"writing the report of {p.name}"):
+        try:
+            own = g.spec.report(g, p)
+        except Exception as exc:  # a failing report names its .rules line like a phase
+            raise g.locate(exc) from exc
     data.update(to_data(own))
     return data
 

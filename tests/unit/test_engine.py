@@ -459,6 +459,19 @@ def test_error_in_a_function_names_the_function_and_the_order_that_called_it(err
     assert str(e) == f'err.rules:{SHARE_LINE}: division by zero (in function share, while order "T,3" of Ann)'
 
 
+def test_an_error_after_a_phase_ran_its_orders_still_names_the_phase(tmp_path: Path) -> None:
+    # Carrying out the orders of `run ping` says what the engine is doing, then what it was doing before.
+    rules = ERR_RULES + 'order ping "PING" {\n  effect {\n    me.score += 1\n  }\n}\n' \
+        'phase after {\n  run ping\n  news "{share(1)}"\n}\n'
+    loaded = load_text(tmp_path, rules, "{{ score }}\n", "err", tmp_path / "cache")
+    g = loaded.new_game()
+    with pytest.raises(RulesError) as info:
+        g.process_turn([("ann.txt", "1\nA\nPING\n")])
+    e = info.value
+    assert (e.line, e.rule, e.doing) == (SHARE_LINE, "function share", "phase after")
+    assert str(e) == f"err.rules:{SHARE_LINE}: division by zero (in function share, while phase after)"
+
+
 def test_a_function_that_calls_itself_without_end_is_said_in_words(tmp_path: Path) -> None:
     rules = ERR_RULES + "define deeper(n: int) -> int = deeper(n + 1)\nphase spiral { news \"{deeper(1)}\" }\n"
     loaded = load_text(tmp_path, rules, "{{ score }}\n", "err", tmp_path / "cache")
