@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -69,6 +70,43 @@ class Emitter:
         self.p = program
         self.w = Writer(program.source_name)
         self.used: set[str] = set()
+        # The locals visible where code is emitted, innermost block last: rules name -> Python name. Python has
+        # no block scope, so a name bound in a block that an enclosing block binds too gets a name of its own.
+        self.scopes: list[dict[str, str]] = [{}]
+
+    # ------------------------------------------------------------ locals
+    def local(self, name: str) -> str:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return names.local(name)
+
+    def bind(self, name: str) -> str:
+        """The Python name of a local the innermost block binds: its plain name, unless an enclosing block of
+        the same function binds it too (then `v2_b`, `v3_b`: one more for each enclosing binding, so the
+        names visible at once all differ). Binding again in the same block keeps the name."""
+        scope = self.scopes[-1]
+        if name not in scope:
+            scope[name] = names.local(name, 1 + sum(name in s for s in self.scopes))
+        return scope[name]
+
+    @contextmanager
+    def block(self) -> Iterator[None]:
+        self.scopes.append({})
+        try:
+            yield
+        finally:
+            self.scopes.pop()
+
+    @contextmanager
+    def function(self, params: Iterable[str]) -> Iterator[None]:
+        """The body of one generated function: its parameters are its outermost locals."""
+        outer = self.scopes
+        self.scopes = [{name: names.local(name) for name in params}]
+        try:
+            yield
+        finally:
+            self.scopes = outer
 
     # ------------------------------------------------------------ expressions
     def rt(self, name: str) -> str:
@@ -85,7 +123,7 @@ class Emitter:
             parts = ", ".join(repr(p) if isinstance(p, str) else self.ex(p) for p in e.parts)
             return f"{self.rt('interp')}({parts})"
         if isinstance(e, ir.Local):
-            return names.local(e.name)
+            return self.local(e.name)
         if isinstance(e, ir.ParamRef):
             return f"g.params[{e.name!r}]"
         if isinstance(e, ir.Special):
@@ -188,28 +226,35 @@ class Emitter:
             return f"{self.rt(f)}(g.rng({e.extra!r}), {a[0]})"
         raise AssertionError(f"unknown builtin {f}")
 
-    def loop_source(self, var: str, source: ir.Expr, where: ir.Expr | None) -> tuple[str, str]:
-        """What a loop or an aggregate goes through and its condition (` if ...`), as Python.
+    def loop_source(self, var: str, source: ir.Expr, where: ir.Expr | None) -> str:
+        """What a loop or an aggregate goes through, as Python, read in the enclosing block.
 
         Where the condition can hold only for a key stored in a per-key value (`for p in players where
         c.influence[p] > 0`), the loop goes through the keys that value stores instead of every player or
         thing: the same items in the same order, found in the few stored rather than among all (see
-        `_stored_test`)."""
-        v = names.local(var)
-        cond = f" if {self.ex(where)}" if where is not None else ""
+        `_stored_test`; `loop_condition` adds what `players` would have kept to the condition)."""
         test = _stored_test(var, source, where)
-        if test is None or where is None:
-            return self.ex(source), cond
+        if test is None:
+            return self.ex(source)
         thing = source.thing if isinstance(source, ir.AllOf) else "Player"
-        src = f"{self.rt('stored')}(g.index[{thing!r}], {self.sub(test.obj, 9, False)})"
-        if isinstance(source, ir.Special) and source.name == "players":
-            cond = f" if {v}.active and {self.sub(where, _PREC['and'], False)}"
-        return src, cond
+        return f"{self.rt('stored')}(g.index[{thing!r}], {self.sub(test.obj, 9, False)})"
+
+    def loop_condition(self, var: str, source: ir.Expr, where: ir.Expr | None) -> str:
+        """A loop's condition (` if ...`, or nothing), read in the loop's block once its variable is bound."""
+        if where is None:
+            return ""
+        if isinstance(source, ir.Special) and source.name == "players" and _stored_test(var, source, where):
+            return f" if {self.local(var)}.active and {self.sub(where, _PREC['and'], False)}"
+        return f" if {self.ex(where)}"
 
     def agg(self, e: ir.Agg) -> str:
-        v = names.local(e.var)
-        src, cond = self.loop_source(e.var, e.source, e.where)
-        gen = f"for {v} in {src}{cond}"
+        src = self.loop_source(e.var, e.source, e.where)
+        with self.block():
+            v = self.bind(e.var)
+            return self._agg(e, v, src)
+
+    def _agg(self, e: ir.Agg, v: str, src: str) -> str:
+        gen = f"for {v} in {src}{self.loop_condition(e.var, e.source, e.where)}"
         body = self.ex(e.body)
         f = e.func
         if f == "sum":
@@ -246,33 +291,36 @@ class Emitter:
     def stmt(self, s: ir.Stmt) -> None:
         w = self.w
         if isinstance(s, ir.Let):
-            w.line(f"{names.local(s.name)} = {self.ex(s.value)}", s.line)
+            value = self.ex(s.value)  # read before the name is bound: `let b = b + 1` reads an enclosing `b`
+            w.line(f"{self.bind(s.name)} = {value}", s.line)
         elif isinstance(s, ir.Assign):
             self.assign(s)
         elif isinstance(s, ir.If):
             for i, (test, body) in enumerate(s.branches):
                 w.line(f"{'if' if i == 0 else 'elif'} {self.ex(test)}:", test.line)
-                with w.indent():
+                with w.indent(), self.block():
                     self.stmts(body)
             if s.otherwise is not None:
                 w.line("else:")
-                with w.indent():
+                with w.indent(), self.block():
                     self.stmts(s.otherwise)
         elif isinstance(s, ir.For) and isinstance(s.source, ir.CountRange):
             self.count(s, s.source)
         elif isinstance(s, ir.For):
-            v = names.local(s.var)
-            src, cond = self.loop_source(s.var, s.source, s.where)
-            # Always a copy: the body may change what it goes through.
-            if s.where is None and s.by is None:
-                w.line(f"for {v} in list({src}):", s.line)
-            elif s.by is None:
-                w.line(f"for {v} in [{v} for {v} in {src}{cond}]:", s.line)
-            else:
-                w.line(f"for {v} in sorted([{v} for {v} in {src}{cond}], key=lambda {v}: "
-                       f"{self.ex(s.by)}{', reverse=True' if s.descending else ''}):", s.line)
-            with w.indent():
-                self.stmts(s.body)
+            src = self.loop_source(s.var, s.source, s.where)
+            with self.block():
+                v = self.bind(s.var)
+                cond = self.loop_condition(s.var, s.source, s.where)
+                # Always a copy: the body may change what it goes through.
+                if s.where is None and s.by is None:
+                    w.line(f"for {v} in list({src}):", s.line)
+                elif s.by is None:
+                    w.line(f"for {v} in [{v} for {v} in {src}{cond}]:", s.line)
+                else:
+                    w.line(f"for {v} in sorted([{v} for {v} in {src}{cond}], key=lambda {v}: "
+                           f"{self.ex(s.by)}{', reverse=True' if s.descending else ''}):", s.line)
+                with w.indent():
+                    self.stmts(s.body)
         elif isinstance(s, ir.CallProc):
             w.line(f"{names.procedure(s.proc)}(" + ", ".join(["g", *(self.ex(a) for a in s.args)]) + ")", s.line)
         elif isinstance(s, ir.Run):
@@ -308,10 +356,15 @@ class Emitter:
         from what a player wrote)."""
         low, high = source.low, source.high
         if not (_literal_int(low) and _literal_int(high)):
-            self.w.line(f"for {names.local(s.var)} in {self.rt('rounds')}({self.ex(low)}, {self.ex(high)}):", s.line)
+            rounds = f"{self.rt('rounds')}({self.ex(low)}, {self.ex(high)})"
         else:
             assert isinstance(high, ir.Const) and isinstance(high.value, int)
-            self.w.line(f"for {names.local(s.var)} in range({self.ex(low)}, {high.value + 1}):", s.line)
+            rounds = f"range({self.ex(low)}, {high.value + 1})"
+        with self.block():
+            self.w.line(f"for {self.bind(s.var)} in {rounds}:", s.line)
+            self._count_body(s)
+
+    def _count_body(self, s: ir.For) -> None:
         with self.w.indent():
             if s.where is None:
                 self.stmts(s.body)
@@ -481,13 +534,13 @@ class Emitter:
             else:
                 w.section(f.line, rule=f"function {f.name}")
             w.line(f"def {names.function(f.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in f.params)]) + "):")
-            with w.indent():
+            with w.indent(), self.function(a for a, _ in f.params):
                 w.line(f"return {self.ex(f.body)}", f.body.line)
         for pr in self.p.procedures:
             w.section(pr.line, rule=f"procedure {pr.name}")
             w.line(f"def {names.procedure(pr.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in pr.params)])
                    + "):")
-            with w.indent():
+            with w.indent(), self.function(a for a, _ in pr.params):
                 self.stmts(pr.body)
 
     def _order_function(self, o: ir.Order, part: str, line: int, body: object) -> None:
@@ -496,6 +549,7 @@ class Emitter:
         w = self.w
         w.section(line, rule=f"order {o.name}")
         w.line(f"def {names.order(o.name, part)}(g, me, o):")
+        self.scopes = [{a.name: names.local(a.name) for a in o.args}]
         read = _locals_read(body)
         with w.indent():
             for a in o.args:
@@ -534,6 +588,7 @@ class Emitter:
         for grp in self.p.policy.groups:
             w.section(grp.line, rule=f"order group {grp.name}")
             w.line(f"def {names.group(grp.name)}(g, me):")
+            self.scopes = [{}]
             with w.indent():
                 w.line(f"return {self.ex(grp.reason)}", grp.reason.line)
 
@@ -542,11 +597,13 @@ class Emitter:
         for ph in self.p.phases:
             w.section(ph.line, rule=f"phase {ph.name}")
             w.line(f"def {names.phase(ph.name)}(g):")
+            self.scopes = [{}]
             with w.indent():
                 self.stmts(ph.body)
             if ph.when is not None:
                 w.section(ph.when.line, rule=f"phase {ph.name}")
                 w.line(f"def {names.phase_when(ph.name)}(g):", ph.when.line)
+                self.scopes = [{}]
                 with w.indent():
                     w.line(f"return {self.ex(ph.when)}", ph.when.line)
 
@@ -555,6 +612,7 @@ class Emitter:
         rep = self.p.report
         w.section(rep.line if rep is not None else None, rule="the report")
         w.line("def report_data(g, me):")
+        self.scopes = [{}]
         with w.indent():
             if rep is not None and _remembered(self.p.functions):
                 # Nothing changes while a report is written: a function it calls again is not computed again.
@@ -569,11 +627,13 @@ class Emitter:
         for v in self.p.victories:
             w.section(v.line, rule=f"victory {v.name}")
             w.line(f"def {names.victory(v.name, 'when')}(g, {names.local(v.var)}):")
+            self.scopes = [{v.var: names.local(v.var)}]
             with w.indent():
                 w.line(f"return {self.ex(v.when)}", v.when.line)
             if v.warn is not None:
                 w.section(v.warn.line, rule=f"victory {v.name}")
                 w.line(f"def {names.victory(v.name, 'warn')}(g, {names.local(v.var)}):")
+                self.scopes = [{v.var: names.local(v.var)}]
                 with w.indent():
                     w.line(f"return {self.ex(v.warn)}", v.warn.line)
 
@@ -603,6 +663,7 @@ class Emitter:
             self.used.add(name)
         w.section(rule="")
         w.line("def _ruleset(line_map, rule_map):")
+        self.scopes = [{}]
         with w.indent():
             w.line("return RulesetSpec(")
             with w.indent():

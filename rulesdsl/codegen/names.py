@@ -24,6 +24,9 @@ one ran twice), and no rules name may become a name the module or the runtime al
 2. Inside a family, the part after the prefix is injective:
 
    - one name per declaration (`fn_`, `proc_`, `tbl_`, `rows_`, `group_`, `thing_`, `v_`): the name itself;
+     but a local that an enclosing block of the same function binds too is `v__NAME_N` (N >= 2, how many
+     bind it there and around it): no rules name starts with `_`, so `v__` starts no other local, and N is
+     read back from the end;
    - several functions per declaration (`order_NAME_PART`, `victory_NAME_PART`): PART comes from a fixed
      set in which no part ends with `_` + another part (asserted), so the part, then the name, is read
      back from the end;
@@ -89,8 +92,12 @@ def _escape(name: str, reserved: frozenset[str] = frozenset(), suffixes: tuple[s
     return name
 
 
-def local(name: str) -> str:
-    return f"v_{name}"
+def local(name: str, depth: int = 1) -> str:
+    """A local's Python name: `v_NAME`; a local bound in a block that an enclosing block of the same function
+    binds too is `v__NAME_2`, `v__NAME_3`... by how many bind it around it (Python has no block scope, so the
+    inner one would overwrite the outer)."""
+    assert depth >= 1, depth
+    return f"v_{name}" if depth == 1 else f"v__{name}_{depth}"
 
 
 def attr(name: str) -> str:
