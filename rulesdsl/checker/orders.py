@@ -310,10 +310,10 @@ def orders(c: Checking) -> None:
                                 "make it a game order (drop `personal`) and run it in a phase")
         effect: tuple[ir.Stmt, ...] = ()
         if d.effect is not None:
-            _fail_after_change(env, d.effect, False)
             ectx = Context("order", me=True, order=name, allow_fail=True)
             with scope.push():
                 effect = checker.stmts(d.effect, scope, ectx)
+            _fail_after_change(env, effect, False)
         out.append(ir.Order(name, d.kind, d.pattern, tuple(args), valids, requires, tuple(once), cost, effect,
                             d.span.line, tuple(counts), ends, span=d.span))
     c.program.orders = out
@@ -393,23 +393,24 @@ def unrun(c: Checking) -> None:
     c.program.unrun_orders = tuple(out)
 
 
-_CHANGES = (n.Assign, n.Add, n.Remove, n.Clear, n.CallStmt, n.News, n.Tell)
+_CHANGES = (ir.Assign, ir.Add, ir.Remove, ir.Clear, ir.CallProc, ir.News, ir.Tell)
 
 
-def _fail_after_change(env: Env, stmts: tuple[n.Stmt, ...], changed: bool) -> bool:
+def _fail_after_change(env: Env, stmts: tuple[ir.Stmt, ...], changed: bool) -> bool:
     """Reports a `fail` that some path reaches after a change: the change would stay."""
     for s in stmts:
-        if isinstance(s, n.Fail) and changed:
+        if isinstance(s, ir.Fail) and changed:
+            assert s.span is not None
             env.diags.error(s.span, "E0418", "`fail` after a change: the order fails but the change stays",
                             help="check the condition first, with `require` or before any change")
         elif isinstance(s, _CHANGES):
             changed = True
-        elif isinstance(s, n.If):
+        elif isinstance(s, ir.If):
             branches = [_fail_after_change(env, body, changed) for _, body in s.branches]
             if s.otherwise is not None:
                 branches.append(_fail_after_change(env, s.otherwise, changed))
             changed = changed or any(branches)
-        elif isinstance(s, n.For):
+        elif isinstance(s, ir.For):
             # A later round of the loop comes after the changes of an earlier one.
             body_changes = _fail_after_change(env, s.body, changed)
             if body_changes and not changed:

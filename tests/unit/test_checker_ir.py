@@ -10,7 +10,7 @@ from rulesdsl import ir
 from rulesdsl import types as T
 from rulesdsl.compiler import check_path
 from rulesdsl.source import Span
-from tests.unit.rulestools import BASE, RULESETS, check_text
+from tests.unit.rulestools import BASE, RULESETS, check_text, show
 
 
 @pytest.mark.parametrize("ruleset", ["covert", "nukecards"])
@@ -55,3 +55,11 @@ def test_spanned_gives_a_made_up_part_the_span_of_what_it_stands_for() -> None:
     assert ir.spanned(whole, span) is whole
     assert (whole.span, inner.span, made.span, made.operand.span) == (span, Span("t.rules", 3, 7, 3, 8), span, span)
     assert whole == ir.BinOp(T.INT, 3, "+", ir.Const(T.INT, 3, 0), made)  # a span does not change equality
+
+
+def test_a_call_that_is_already_an_error_is_not_also_a_change_before_a_fail(tmp_path: Path) -> None:
+    # E0418 looks at the checked effect: an unknown procedure changes nothing, so the one mistake is E0321.
+    text = BASE.replace("  effect { box.stones += n }",
+                        '  effect {\n    pay_out(n)\n    if n > 3 { fail "too many" }\n  }')
+    got = check_text(tmp_path, text).diagnostics
+    assert [(d.code, d.message) for d in got] == [("E0321", "unknown procedure `pay_out`")], show(got)
