@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
-from rulesdsl.checker import bodies, decls, lookups, orders, report, shadows
+from rulesdsl.checker import bodies, decls, lookups, orders, report, shadows, tables
 from rulesdsl.checker.env import Env
 from rulesdsl.checker.state import Checking, Pass, TemplateLoader
 from rulesdsl.diagnostics import DiagnosticBag
@@ -60,13 +60,13 @@ DECLARE: tuple[Pass, ...] = (
     decls.data,          # instances, whose values are literals of those types
     decls.links,
     decls.signatures,    # functions and procedures
-    decls.table_types,   # key and result types (rows wait)
+    tables.table_types,  # key and result types (rows wait)
     orders.signatures,   # argument types, so that functions may read `o.units`
 )
 CHECK_BODIES: tuple[Pass, ...] = (
     bodies.functions,
     bodies.defaults,
-    decls.tables,
+    tables.tables,
     bodies.procedures,
     orders.policy,
     orders.orders,

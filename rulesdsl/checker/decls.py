@@ -1,14 +1,13 @@
 """Declaration AST -> symbol tables and IR: settings, parameters, things, fields, data, links, signatures, tables.
 
-Phase 1 (declare) passes resolve names, signatures, field types and table types; `tables` is the one
-phase 2 pass here: it checks each table's rows.
+These are phase 1 (declare) passes: names, signatures and field types are resolved, no body is checked.
+`const_value` reads the literals that data, bounds and keys are written in.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
-import itertools
 import re
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
@@ -21,16 +20,13 @@ from rulesdsl.checker import ranges
 from rulesdsl.checker.env import (
     PLAYER_BUILTINS,
     RESERVED,
-    Context,
     Env,
     FuncInfo,
     ProcInfo,
-    Scope,
     ThingInfo,
     suggest,
     suggest_key,
 )
-from rulesdsl.checker.ranges import HIGHEST, LOWEST, Keys, describe, row_keys, uncovered
 from rulesdsl.checker.state import Checking
 from rulesdsl.source import Span
 
@@ -373,7 +369,7 @@ def _key_hint(thing: str, key: str, keys: Iterable[str]) -> str | None:
     hint = suggest_key(key, shown)
     if hint is None and 0 < len(shown) <= 12:
         hint = (f"the only {thing} is `{shown[0]}`" if len(shown) == 1
-                else f"the {thing} keys are " + _and(f"`{k}`" for k in shown))
+                else f"the {thing} keys are " + and_(f"`{k}`" for k in shown))
     return hint
 
 
@@ -563,18 +559,18 @@ def closest(name: str, candidates: Iterable[str]) -> str | None:
 def _things_hint(env: Env) -> str:
     if not env.things:
         return "declare it first: `thing NAME keyed by code { ... }`"
-    return "the things are " + _and(f"`{t}`" for t in env.things)
+    return "the things are " + and_(f"`{t}`" for t in env.things)
 
 
 def _fields_hint(info: ThingInfo, column: str) -> str:
     if not info.fields:
         return f"{info.name} has no fields yet: declare them in `thing {info.name} keyed by {info.key} {{ ... }}`"
-    listed = f"the fields of {info.name} are " + _and(f"`{f}`" for f in info.fields)
+    listed = f"the fields of {info.name} are " + and_(f"`{f}`" for f in info.fields)
     meant = closest(column, info.fields)
     return f"did you mean `{meant}`? {listed[0].upper()}{listed[1:]}" if meant else listed
 
 
-def _and(items: Iterable[str]) -> str:
+def and_(items: Iterable[str]) -> str:
     shown = list(items)
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" and {shown[-1]}"
 
@@ -630,310 +626,6 @@ def links(c: Checking) -> None:
         for inst in by_key.values():
             if d.field in inst.values:
                 inst.values[d.field] = sorted(inst.values[d.field], key=lambda k: order[k])
-
-
-# ---------------------------------------------------------------- tables
-
-def table_types(c: Checking) -> None:
-    """Each table's key types and result type, and whether it is drawn from; its rows wait for phase 2."""
-    env = c.env
-    for name, d in list(env.tables.items()):
-        ptypes = tuple(env.resolve_type(p.type) for p in d.params)
-        result = env.resolve_type(d.result)
-        env.table_types[name] = (ptypes, result)
-        chances = [k for r in d.rows for k in r.keys if k.kind == "weight"]
-        if not d.weighted and not d.params and chances:
-            # A table of chances without the word `weighted`: say that once, here, and let `draw` use it.
-            env.diags.error(d.span, "E0216", f"`{name}` has chances (`{ranges.number(chances[0].weight or 0)}%`) "
-                            "but is not `weighted`", help=f"write `table {name} -> {_type_text(d.result)} weighted {{`")
-            env.tables[name] = dataclasses.replace(d, weighted=True)
-
-
-def tables(c: Checking) -> None:
-    """Each table's rows: values, keys, chances and ranges, and the keys no row covers."""
-    env, checker = c.env, c.exprs
-    out = []
-    for name, d in list(env.tables.items()):
-        ptypes, result = env.table_types[name]
-        scope, ctx = Scope(), Context("static", allow_chance=False)
-        rows: list[tuple[Any, ir.Expr]] = []
-        values = []
-        for row in d.rows:
-            v = checker.expr(row.value, scope, ctx)
-            checker.expect(v, result, row.value.span, f"a value of `{name}`")
-            values.append(v)
-        if d.weighted:
-            out.append(_weighted(env, d, result, values))
-            continue
-        if not d.params:
-            env.diags.error(d.span, "E0216", f"table `{name}` needs its keys: `table {name}(x: int) -> ...`",
-                            help="or make it `weighted` to draw from it")
-            continue
-        ranged = any(k.kind not in ("exact",) for r in d.rows for k in r.keys)
-        if ranged:
-            out.append(_ranged(env, d, ptypes, result, values))
-            continue
-        seen: dict[tuple[Any, ...], n.TableRow] = {}
-        complete = True  # every row's keys could be read: only then is a missing combination worth saying
-        for row, v in zip(d.rows, values, strict=True):
-            if len(row.keys) != len(ptypes):
-                env.diags.error(row.span, "E0217", f"`{name}` has {_keys_named(d)}; this row gives "
-                                f"{len(row.keys)}", help=f"write each row as `{_row_example(env, d, ptypes)}`")
-                complete = False
-                continue
-            mark = len(env.diags.items)
-            key = tuple(const_value(env, k.low, pt, f"a key of `{name}`")  # type: ignore[arg-type]
-                        for k, pt in zip(row.keys, ptypes, strict=True))
-            if len(env.diags.items) > mark:
-                complete = False
-                continue
-            first = seen.get(key)
-            if first is not None:
-                env.diags.error(row.span, "E0218", f"`{name}` has two rows for {_key_text(key, ptypes)}: the "
-                                f"first is at line {first.span.line}", help="keep one of them")
-                continue
-            seen[key] = row
-            rows.append((key, v))
-        # Thing-keyed tables must cover every combination: a missing cell would fail mid-turn.
-        thing_params = [pt.name for pt in ptypes if isinstance(pt, T.ThingT) and pt.name in env.things]
-        if complete and ptypes and len(thing_params) == len(ptypes):
-            for combo in itertools.product(*[env.things[t].keys for t in thing_params]):
-                if combo not in seen:
-                    env.diags.error(d.span, "E0219", f"table `{name}` has no row for {', '.join(combo)}",
-                                    help="every combination needs a row")
-                    break
-        out.append(ir.Table(name, "exact", ptypes, result, tuple(rows), d.span.line, span=d.span))
-    c.program.tables = out
-
-
-def _type_text(ref: n.TypeRef) -> str:
-    """A type as the designer wrote it."""
-    if isinstance(ref, n.NamedType):
-        return ref.name
-    if isinstance(ref, n.OptionalType):
-        return _type_text(ref.inner) + "?"
-    if isinstance(ref, n.ListType):
-        return "list of " + _type_text(ref.item)
-    if isinstance(ref, n.SetType):
-        return "set of " + _type_text(ref.item)
-    if isinstance(ref, n.MapType):
-        return f"{_type_text(ref.key)} -> {_type_text(ref.value)}"
-    return "TYPE"
-
-
-def _keys_named(d: n.TableDecl) -> str:
-    names = ", ".join(f"`{p.name}`" for p in d.params)
-    return f"1 key ({names})" if len(d.params) == 1 else f"{len(d.params)} keys ({names})"
-
-
-def _row_example(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...]) -> str:
-    keys = []
-    for i, pt in enumerate(ptypes):
-        info = env.things.get(pt.name) if isinstance(pt, T.ThingT) else None
-        if info and info.keys:
-            keys.append(info.keys[i % len(info.keys)])
-        else:
-            keys.append("true" if pt == T.BOOL else '"a"' if pt == T.TEXT else "KEY" if isinstance(pt, T.ThingT)
-                        else "1")
-    return f"{', '.join(keys)}: value"
-
-
-def _key_text(key: tuple[Any, ...], ptypes: tuple[T.Ty, ...]) -> str:
-    """A row's key as the designer wrote it: `key 3`, `keys HILL, FORD`."""
-    shown = []
-    for v, pt in zip(key, ptypes, strict=True):
-        if isinstance(v, bool):
-            shown.append("true" if v else "false")
-        elif isinstance(v, (int, Fraction)):
-            shown.append(ranges.number(v))
-        elif pt == T.TEXT:
-            shown.append(f'"{v}"')
-        else:
-            shown.append(str(v))
-    return ("key " if len(shown) == 1 else "keys ") + ", ".join(shown)
-
-
-def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> ir.Table:
-    if d.params:
-        env.diags.error(d.params[0].span, "E0220", f"weighted table `{d.name}` has no keys: it is drawn from",
-                        help=f"write `table {d.name} -> {_type_text(d.result)} weighted {{ ... }}`")
-    total = Fraction(0)
-    rows: list[tuple[Any, ir.Expr]] = []
-    readable = True  # a row not written `N%: value` has no chance to add: the sum would be wrong too
-    for row, v in zip(d.rows, values, strict=True):
-        if len(row.keys) != 1 or row.keys[0].kind != "weight":
-            help = None
-            k = row.keys[0] if len(row.keys) == 1 else None
-            if k is not None and k.kind == "exact" and isinstance(k.low, n.Number):
-                help = f"write `{ranges.number(k.low.value)}%`"
-            env.diags.error(row.span, "E0220", "a weighted table's rows are `CHANCE%: value`, like `50%: 200`",
-                            help=help)
-            readable = False
-            continue
-        w = row.keys[0].weight or Fraction(0)
-        if w <= 0:
-            env.diags.error(row.span, "E0220", "a chance must be more than 0%")
-        total += w
-        rows.append((w, v))
-    if readable and total != 100:
-        shown = f"{float(total):g}%"
-        env.diags.error(d.span, "E0221", f"the chances of `{d.name}` add up to {shown}, not 100%",
-                        help=f"{'add' if total < 100 else 'remove'} {abs(float(100 - total)):g}% somewhere")
-    return ir.Table(d.name, "weighted", (), result, tuple(rows), d.span.line, span=d.span)
-
-
-def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, values: list[ir.Expr]) -> ir.Table:
-    if len(ptypes) != 1 or not isinstance(ptypes[0], T.Num):
-        if len(ptypes) == 1:
-            p = d.params[0]
-            env.diags.error(p.type.span, "E0222", f"`{d.name}` has rows with ranges, so its key must be a number; "
-                            f"`{p.name}` is {ptypes[0].show()}",
-                            help="`below`, `from` and `to` compare numbers; for other keys, write each key itself")
-        else:
-            env.diags.error(d.span, "E0222", f"`{d.name}` has rows with ranges, so it takes one number key, "
-                            f"not {len(ptypes)}", help="`below`, `from` and `to` compare one number")
-        return ir.Table(d.name, "range", ptypes, result, (), d.span.line, span=d.span)
-    pt = ptypes[0]
-    integer = not pt.decimal
-    intervals: list[tuple[Fraction | None, bool, Fraction | None, bool, n.TableRow, ir.Expr]] = []
-    complete = True  # every row's keys are known: only then can a gap be told from a row left unread
-    for row, v in zip(d.rows, values, strict=True):
-        if len(row.keys) != 1:
-            env.diags.error(row.span, "E0217", f"`{d.name}` has {_keys_named(d)}; this row gives {len(row.keys)}",
-                            help="a row of a range table is like `1 to 3: value`, `below 1: value` or "
-                                 "`from 4: value`")
-            complete = False
-            continue
-        k = row.keys[0]
-        mark = len(env.diags.items)
-
-        def num(e: n.Expr | None) -> Fraction | None:
-            if e is None:
-                return None
-            val = const_value(env, e, T.DECIMAL if not integer else pt, f"a bound of `{d.name}`")
-            return Fraction(val) if val is not None else None
-
-        lo, hi = num(k.low), num(k.high)
-        if len(env.diags.items) > mark:
-            complete = False  # a bound that is not a number: which keys the row takes is unknown
-            continue
-        # (low, low_open, high, high_open); None is unbounded.
-        if k.kind == "exact":
-            iv = (lo, False, lo, False)
-        elif k.kind == "below":
-            iv = (None, True, hi, True)
-        elif k.kind == "from":
-            iv = (lo, False, None, True)
-        elif k.kind == "from_below":
-            iv = (lo, False, hi, True)
-        elif k.kind == "to":
-            iv = (lo, False, hi, False)
-        else:
-            env.diags.error(row.span, "E0220", "a chance row belongs in a weighted table")
-            complete = False
-            continue
-        if lo is not None and hi is not None and (lo > hi or (lo == hi and k.kind == "from_below")):
-            message, help = _backwards(k.kind, lo, hi)
-            env.diags.error(k.span, "E0223", message, help=help)
-            complete = False
-            continue
-        intervals.append((*iv, row, v))
-
-    _check_coverage(env, d.name, [(row_keys(iv[0], iv[1], iv[2], iv[3], integer), iv[4]) for iv in intervals],
-                    integer, gaps=complete)
-
-    def lo_key(iv: tuple[Any, ...]) -> tuple[int, Fraction, int]:
-        return (0, Fraction(0), 0) if iv[0] is None else (1, iv[0], 1 if iv[1] else 0)
-
-    ordered = sorted(intervals, key=lo_key)
-    rows = tuple(((iv[0], iv[1], iv[2], iv[3]), iv[5]) for iv in ordered)
-    return ir.Table(d.name, "range", ptypes, result, rows, d.span.line, span=d.span)
-
-
-def _backwards(kind: str, lo: Fraction, hi: Fraction) -> tuple[str, str]:
-    """E0223's message and hint for a row whose range holds no key."""
-    a, b = ranges.number(lo), ranges.number(hi)
-    if lo == hi:
-        return (f"this row's range is empty: `from {a} below {b}` stops before its first key",
-                f"for the key {a} alone, write `{a}`")
-    turned = f"from {b} below {a}" if kind == "from_below" else f"{b} to {a}"
-    return ("this row's range is empty: its start is past its end", f"did you mean `{turned}`?")
-
-
-def _lines(rows: list[tuple[Keys, n.TableRow]], whole: bool, crowded: set[int]) -> str:
-    """`the row at line 18`, `the rows at lines 18 and 20`; rows that share a line with another row are named
-    by their keys as well: `the row for keys 0 to 4 (line 5)`."""
-    ordered = sorted(rows, key=lambda kr: (kr[1].span.line, kr[1].span.col))
-    if any(r.span.line in crowded for _, r in ordered):
-        named = [f"for {describe(k, whole)} (line {r.span.line})" for k, r in ordered]
-        return ("the row " if len(named) == 1 else "the rows ") + _and(named)
-    shown = [str(r.span.line) for _, r in ordered]
-    return f"the row at line {shown[0]}" if len(shown) == 1 else f"the rows at lines {_and(shown)}"
-
-
-def _narrowing_hint(keys: Keys, covering: list[tuple[Keys, n.TableRow]], whole: bool, crowded: set[int]) -> str:
-    """E0226's hint: remove the row, or narrow (or split) the row that takes its keys, written as a row is."""
-    rows = _lines(covering, whole, crowded)
-    mine = describe(keys, whole)
-    if len(covering) > 1:
-        return f"remove it, or narrow {rows} so that they leave this row its {mine}"
-    left = uncovered(covering[0][0], [keys])
-    shown = [ranges.written(k, whole) for k in left]
-    if not left:
-        return f"remove it, or change its bounds: {rows} takes the same keys"
-    if None in shown:
-        return f"remove it, or narrow {rows} so that it leaves this row its {mine}"
-    if len(shown) == 1:
-        return f"remove it, or narrow {rows} to `{shown[0]}`, which leaves this row its {mine}"
-    return f"remove it, or split {rows} in two around its {mine}: " + " and ".join(f"`{w}`" for w in shown)
-
-
-def _check_coverage(env: Env, name: str, rows: list[tuple[Keys, n.TableRow]], whole: bool, gaps: bool = True) -> None:
-    """Every key should match exactly one row: no row wholly covered by others, no overlap, no gap.
-
-    Without `gaps`, some row could not be read: the keys it was meant to take are unknown, so a gap
-    (or an open end) it might fill is not reported.
-    """
-    # A row whose keys the other rows all take can never be used. Later rows are judged first, so of two
-    # equal rows the second is the one reported.
-    alive = [(k, r) for k, r in rows if not k.empty]
-    lines = [r.span.line for _, r in rows]
-    crowded = {line for line in lines if lines.count(line) > 1}
-    for keys, row in reversed(alive):
-        others = [(k, r) for k, r in alive if r is not row]
-        if uncovered(keys, [k for k, _ in others]):
-            continue
-        # Name the fewest rows that do it: leave out later ones while the rest still cover the keys.
-        covering = [(k, r) for k, r in others if not k.meet(keys).empty]
-        for pair in sorted(covering, key=lambda kr: kr[1].span.line, reverse=True):
-            fewer = [kr for kr in covering if kr is not pair]
-            if not uncovered(keys, [k for k, _ in fewer]):
-                covering = fewer
-        env.diags.error(row.span, "E0226", f"this row of `{name}` can never be used: "
-                        f"{_lines(covering, whole, crowded)} already {'covers' if len(covering) == 1 else 'cover'} "
-                        f"its {describe(keys, whole)}", help=_narrowing_hint(keys, covering, whole, crowded))
-        alive = others
-    for (a, arow), (b, brow) in itertools.combinations(alive, 2):
-        both = a.meet(b)
-        if not both.empty:
-            env.diags.error(brow.span, "E0224", f"this row of `{name}` overlaps {_lines([(a, arow)], whole, crowded)}: "
-                            f"{describe(both, whole)} would match both", help="each key may match one row only")
-    if not alive or not gaps:
-        return
-    for gap in uncovered(Keys(LOWEST, HIGHEST), [k for k, _ in alive]):
-        before = [(k, r) for k, r in alive if k.end == gap.start]
-        after = [(k, r) for k, r in alive if k.start == gap.end]
-        what = describe(gap, whole)
-        if before and after:
-            sides = _lines([before[0], after[0]], whole, crowded)
-            env.diags.error(after[0][1].span, "E0225", f"`{name}` has no row for {what}, between {sides}",
-                            help="add a row for the gap or widen one")
-        elif after:
-            env.diags.warning(after[0][1].span, "W0203", f"`{name}` has no row for {what}; such a key stops the turn",
-                              help="start the first row with `below ...` if smaller keys can happen")
-        elif before:
-            env.diags.warning(before[0][1].span, "W0203", f"`{name}` has no row for {what}; such a key stops the turn",
-                              help="end the last row with `from ...` if larger keys can happen")
 
 
 # ---------------------------------------------------------------- functions and procedures
