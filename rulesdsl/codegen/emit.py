@@ -523,7 +523,7 @@ class Emitter:
 
     def functions(self) -> None:
         w = self.w
-        remembered = _remembered(self.p.functions)
+        remembered = _remembered(self.p)
         for f in self.p.functions:
             if f.name in remembered:
                 # The decorator first, so that the `.rules` marker stays right above the `def` it names.
@@ -614,7 +614,7 @@ class Emitter:
         w.line("def report_data(g, me):")
         self.scopes = [{}]
         with w.indent():
-            if rep is not None and _remembered(self.p.functions):
+            if rep is not None and _remembered(self.p):
                 # Nothing changes while a report is written: a function it calls again is not computed again.
                 w.line(f"with {self.rt('unchanging')}(g):")
                 w.level += 1
@@ -622,7 +622,7 @@ class Emitter:
             for name, e in (rep.fields if rep else ()):
                 w.line(f"out[{name!r}] = {self.ex(e)}", e.line)
             w.line("return out")
-            if rep is not None and _remembered(self.p.functions):
+            if rep is not None and _remembered(self.p):
                 w.level -= 1
         for v in self.p.victories:
             w.section(v.line, rule=f"victory {v.name}")
@@ -924,12 +924,22 @@ def _unchangeable(ty: T.Ty, decimal: bool = True) -> bool:
     return ty in (T.BOOL, T.TEXT, T.NONE) or isinstance(ty, T.ThingT)
 
 
-def _remembered(functions: list[ir.Function]) -> set[str]:
+def _remembered(program: ir.Program) -> set[str]:
     """The functions the module marks `pure`, so that they are computed once inside an `unchanging` window:
-    those that loop (an aggregate in their own body: the others cost less than remembering them), draw no
-    chance (nor call a function that does), take arguments that can be keys and return values no caller can
-    change."""
+    those the report or a victory condition calls (directly or not: windows are open there, so elsewhere
+    remembering would only cost), that loop (an aggregate in their own body: the others cost less than
+    remembering them), draw no chance (nor call a function that does), take arguments that can be keys and
+    return values no caller can change."""
+    functions = program.functions
     calls = {f.name: {n.func for n in _nodes(f.body) if isinstance(n, ir.CallFn)} for f in functions}
+    roots = [e for _, e in program.report.fields] if program.report is not None else []
+    roots += [e for v in program.victories for e in (v.when, v.warn) if e is not None]
+    reached = {n.func for n in _nodes(roots) if isinstance(n, ir.CallFn)}
+    todo = list(reached)
+    while todo:
+        for name in calls.get(todo.pop(), set()) - reached:
+            reached.add(name)
+            todo.append(name)
     chancy = {f.name for f in functions
               if any(isinstance(n, ir.Builtin) and n.func in _CHANCE for n in _nodes(f.body))}
     grew = True
@@ -938,7 +948,7 @@ def _remembered(functions: list[ir.Function]) -> set[str]:
         chancy |= more
         grew = bool(more)
     return {f.name for f in functions
-            if f.name not in chancy and any(isinstance(n, ir.Agg) for n in _nodes(f.body))
+            if f.name in reached and f.name not in chancy and any(isinstance(n, ir.Agg) for n in _nodes(f.body))
             and all(_unchangeable(ty, decimal=False) for _, ty in f.params) and _unchangeable(f.result)}
 
 

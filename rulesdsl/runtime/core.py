@@ -146,7 +146,7 @@ def pure(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def remembered(g: Any, *args: Any) -> Any:
-        memo = _WINDOWS.get(id(g))
+        memo = _WINDOWS.get(id(g)) if _WINDOWS else None
         if memo is None:
             return fn(g, *args)
         key = (fn, *args)

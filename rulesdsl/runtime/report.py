@@ -45,7 +45,21 @@ def unsafe_attribute(name: str) -> bool:
     return name.startswith("_") or name in _INTERNALS
 
 
+# Values that are data as they are. Looked up by exact type first: most of a report is text and numbers, and
+# `isinstance(x, Fraction)` asks the numbers ABCs, slowly, for each of them.
+_AS_IS = frozenset({str, int, bool, float, type(None)})
+
+
 def to_data(value: Any) -> Any:
+    """A report value as plain data: a player by name, a thing by key, a decimal as text, lists and records
+    copied (the report never shares a list with the state)."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _AS_IS else to_data(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _AS_IS else to_data(v) for v in value]
+    if kind in _AS_IS:
+        return value
     if isinstance(value, PlayerBase):
         return value.name
     if isinstance(value, Thing):
