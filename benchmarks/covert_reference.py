@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,16 +181,17 @@ class Covert:
             me.orders_available -= 1
             self.executed[o.kind].append(o)
 
+    def revolution_spent(self, p: Player, c: Country) -> int:
+        return sum(o.amount for o in self.executed["revolution"] if o.country is c and o.player is p)
+
     def terrorism(self) -> None:
         par = self.params
-        attacks: dict[Country, list[Order]] = defaultdict(list)
-        for o in self.executed["terrorism"]:
-            attacks[o.country].append(o)  # type: ignore[index]
         for c in self.countries:
-            if c not in attacks:
+            attacks = [o for o in self.executed["terrorism"] if o.country is c]
+            if not attacks:
                 continue
-            total = sum(o.amount for o in attacks[c])
-            bonus = max(self.attack_bonus(o.player, c) for o in attacks[c])
+            total = sum(o.amount for o in attacks)
+            bonus = max(self.attack_bonus(o.player, c) for o in attacks)
             odds = self.success_chance(total, bonus, c.security, par["terror_difficulty"])
             leader = controller(c)
             c.security -= min(c.security, total // par["terror_security_divisor"])
@@ -207,17 +208,14 @@ class Covert:
                 self.news.append(f"Terrorists are caught in {c.name}")
 
     def revolutions(self) -> None:
-        spent: dict[Country, Counter[Player]] = defaultdict(Counter)
-        for o in self.executed["revolution"]:
-            spent[o.country][o.player] += o.amount  # type: ignore[index]
         for c in self.countries:
-            paid_by = {p: v for p, v in spent[c].items() if v > 0 and p.active} if c in spent else {}
-            if not paid_by:
+            backers = sorted((p for p in self.players if p.active and self.revolution_spent(p, c) > 0),
+                             key=lambda p: self.revolution_spent(p, c), reverse=True)
+            if not backers:
                 continue
-            backers = sorted(paid_by, key=lambda p: (-paid_by[p], p.ord))
             leader = backers[0]
-            paid = paid_by[leader]
-            second = paid_by[backers[1]] if len(backers) > 1 else 0
+            paid = self.revolution_spent(leader, c)
+            second = self.revolution_spent(backers[1], c) if len(backers) > 1 else 0
             if paid > second and self.chance(
                     self.success_chance(paid - second, self.attack_bonus(leader, c), c.security,
                                         self.params["revolution_difficulty"]), "revolution"):
