@@ -349,9 +349,12 @@ class Table(Node):
     param_types: tuple[Ty, ...]
     result: Ty
     # exact: ((key values...), value); range: ((low, low_open, high, high_open), value) per param;
-    # weighted: (weight, value)
+    # weighted: (weight, value). A range bound or a weight is a number, or a ParamRef where a parameter sets it.
     rows: tuple[tuple[Any, Expr], ...]
     line: int
+    # Parameters that set a bound or a chance: what the checker proves of literal rows (chances add up to
+    # 100%, ranges neither overlap nor leave a gap) is checked again when the game starts.
+    decided_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

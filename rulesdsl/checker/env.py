@@ -79,6 +79,7 @@ class Env:
     param_spans: dict[str, Span] = field(default_factory=dict)
     tables: dict[str, n.TableDecl] = field(default_factory=dict)
     table_types: dict[str, tuple[tuple[T.Ty, ...], T.Ty]] = field(default_factory=dict)
+    table_params: dict[str, tuple[str, ...]] = field(default_factory=dict)  # parameters setting bounds, chances
     functions: dict[str, FuncInfo] = field(default_factory=dict)
     procedures: dict[str, ProcInfo] = field(default_factory=dict)
     orders: dict[str, n.OrderDecl] = field(default_factory=dict)

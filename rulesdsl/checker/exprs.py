@@ -455,9 +455,11 @@ class ExprChecker:
         """E0307 under the `{...}` of a text that shows secret parameter `secret`, saying how."""
         inside = list(ir.walk(value))
         direct = any(isinstance(x, ir.ParamRef) and x.name == secret for x in inside)
-        via = next((x.func for x in inside if isinstance(x, ir.CallFn) and x.func in self.env.functions
+        via = next((f"function `{x.func}`" for x in inside if isinstance(x, ir.CallFn) and x.func in self.env.functions
                     and secret in self.env.functions[x.func].secrets), None)
-        how = f", through function `{via}`" if via is not None and not direct else ""
+        via = via or next((f"table `{x.table}`" for x in inside if isinstance(x, ir.TableGet)
+                           and secret in self.env.table_params.get(x.table, ())), None)
+        how = f", through {via}" if via is not None and not direct else ""
         self.err(part.span, "E0307", f"this text shows secret parameter `{secret}` to players{how}",
                  help="secret parameters stay with the GM; say what happened, not the number")
 
@@ -662,6 +664,7 @@ class ExprChecker:
             self.err(span, "E0313", f"`{name}` is a weighted table: draw from it",
                      help=f'write `draw({name}, "purpose")`')
             return ir.Const(T.ANY, span.line, None)
+        self._set_by(name, span, ctx)
         ir_args = tuple(self.expr(a, scope, ctx) for a in args)
         if len(ir_args) != len(params):
             self.err(span, "E0314", f"table `{name}` takes {len(params)} key(s), not {len(ir_args)}")
@@ -669,6 +672,17 @@ class ExprChecker:
         for a, node, p in zip(ir_args, args, params, strict=True):
             self.expect(a, p, node.span, f"the key of `{name}`")
         return ir.TableGet(result, span.line, name, ir_args)
+
+    def _set_by(self, table: str, span: Span, ctx: Context) -> None:
+        """A table whose bounds or chances a secret parameter sets gives away that parameter, as a function
+        that reads it does: a report cannot read it, and a text cannot show it."""
+        for s in self.env.table_params.get(table, ()):
+            if not self.env.params[s].secret:
+                continue
+            ctx.secrets.add(s)
+            if ctx.kind == "report":
+                self.err(span, "E0307", f"table `{table}` has rows set by secret parameter `{s}`, so a report "
+                         "cannot use it", help="secret parameters stay with the GM; report only their effects")
 
     def binop(self, node: n.BinOp, scope: Scope, ctx: Context) -> ir.Expr:
         line = node.span.line
@@ -873,6 +887,8 @@ class ExprChecker:
                 self.err(tnode.span, "E0326", f"`{tnode.name}` is not a weighted table",
                          help="declare it `table NAME -> TYPE weighted { 50%: ... }`")
             _, result = self.env.table_types.get(tnode.name, ((), T.ANY))
+            if ctx.allow_chance:  # elsewhere E0324 is the one mistake
+                self._set_by(tnode.name, node.span, ctx)
             return ir.Builtin(result, line, "draw", (), (tnode.name, purpose))
         arg = self.expr(node.args[0], scope, ctx)
         if name in ("chance", "roll"):

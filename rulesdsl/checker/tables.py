@@ -20,6 +20,12 @@ from rulesdsl.checker.env import Context, Env, Scope
 from rulesdsl.checker.ranges import HIGHEST, LOWEST, Keys, describe, row_keys, uncovered
 from rulesdsl.checker.state import Checking
 
+# A bound of a range row: a number, a parameter (known when the game starts), or None for no bound.
+Bound = Fraction | ir.ParamRef | None
+# Whether a parameter may set a range bound or a chance. Off until the code generator writes such a row
+# (`g.params[...]`) and the game's start checks it; off, a parameter there is E0206, as a name always was.
+PARAMETER_ROWS = False
+
 
 def table_types(c: Checking) -> None:
     """Each table's key types and result type, and whether it is drawn from; its rows wait for phase 2."""
@@ -34,6 +40,41 @@ def table_types(c: Checking) -> None:
             env.diags.error(d.span, "E0216", f"`{name}` has chances (`{ranges.number(chances[0].weight or 0)}%`) "
                             "but is not `weighted`", help=f"write `table {name} -> {_type_text(d.result)} weighted {{`")
             env.tables[name] = dataclasses.replace(d, weighted=True)
+            d = env.tables[name]
+        env.table_params[name] = _deciding(env, d)
+
+
+def _deciding(env: Env, d: n.TableDecl) -> tuple[str, ...]:
+    """The parameters that set a range table's bounds or a weighted table's chances, in the order written.
+
+    They are known before any body is checked, so that a read of the table knows which (secret) parameters
+    its result depends on. A chance set by a parameter is a row key `weight` with no number and the
+    parameter's name as its `low`.
+    """
+    if not PARAMETER_ROWS:
+        return ()
+    if d.weighted:
+        bounds = [k.low for r in d.rows for k in r.keys if k.kind == "weight" and k.weight is None]
+    elif d.params and any(k.kind != "exact" for r in d.rows for k in r.keys):
+        bounds = [e for r in d.rows for k in r.keys for e in (k.low, k.high)]
+    else:
+        return ()
+    return tuple(dict.fromkeys(e.name for e in bounds if isinstance(e, n.Name) and e.name in env.params))
+
+
+def _parameter(env: Env, e: n.Expr | None, want: T.Ty, what: str) -> ir.ParamRef | None:
+    """A bound or a chance that a parameter sets, as its IR; None if `e` does not name a parameter.
+
+    The parameter is read when the game starts (a scenario may set it), so what the checker proves of
+    literal rows is left for that moment (`ir.Table.decided_by`).
+    """
+    if not PARAMETER_ROWS or not isinstance(e, n.Name) or e.name not in env.params:
+        return None
+    p = env.params[e.name]
+    env.used.add(e.name)
+    if not T.assignable(p.ty, want):
+        env.diags.error(e.span, "E0206", f"{what} should be {want.show()}, but parameter `{e.name}` is {p.ty.show()}")
+    return ir.ParamRef(p.ty, e.span.line, e.name, span=e.span)
 
 
 def tables(c: Checking) -> None:
@@ -146,8 +187,16 @@ def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> 
                         help=f"write `table {d.name} -> {_type_text(d.result)} weighted {{ ... }}`")
     total = Fraction(0)
     rows: list[tuple[Any, ir.Expr]] = []
+    set_by: list[str] = []  # parameters that set a chance: the sum is theirs to make up, at the game's start
     readable = True  # a row not written `N%: value` has no chance to add: the sum would be wrong too
     for row, v in zip(d.rows, values, strict=True):
+        k0 = row.keys[0] if len(row.keys) == 1 else None
+        param = _parameter(env, k0.low, T.DECIMAL, f"a chance of `{d.name}`") \
+            if k0 is not None and k0.kind == "weight" and k0.weight is None else None
+        if param is not None:
+            set_by.append(param.name)
+            rows.append((param, v))
+            continue
         if len(row.keys) != 1 or row.keys[0].kind != "weight":
             help = None
             k = row.keys[0] if len(row.keys) == 1 else None
@@ -162,11 +211,16 @@ def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> 
             env.diags.error(row.span, "E0220", "a chance must be more than 0%")
         total += w
         rows.append((w, v))
-    if readable and total != 100:
+    if readable and set_by and total >= 100:
+        shown = f"{float(total):g}%"
+        env.diags.error(d.span, "E0221", f"the chances of `{d.name}` written as numbers add up to {shown} already, "
+                        f"leaving nothing for {and_(f'`{p}`' for p in set_by)}",
+                        help="lower them, so that the parameters make up the rest of 100%")
+    elif readable and not set_by and total != 100:
         shown = f"{float(total):g}%"
         env.diags.error(d.span, "E0221", f"the chances of `{d.name}` add up to {shown}, not 100%",
                         help=f"{'add' if total < 100 else 'remove'} {abs(float(100 - total)):g}% somewhere")
-    return ir.Table(d.name, "weighted", (), result, tuple(rows), d.span.line, span=d.span)
+    return ir.Table(d.name, "weighted", (), result, tuple(rows), d.span.line, tuple(set_by), span=d.span)
 
 
 def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, values: list[ir.Expr]) -> ir.Table:
@@ -182,7 +236,7 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
         return ir.Table(d.name, "range", ptypes, result, (), d.span.line, span=d.span)
     pt = ptypes[0]
     integer = not pt.decimal
-    intervals: list[tuple[Fraction | None, bool, Fraction | None, bool, n.TableRow, ir.Expr]] = []
+    intervals: list[tuple[Bound, bool, Bound, bool, n.TableRow, ir.Expr]] = []
     complete = True  # every row's keys are known: only then can a gap be told from a row left unread
     for row, v in zip(d.rows, values, strict=True):
         if len(row.keys) != 1:
@@ -194,9 +248,12 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
         k = row.keys[0]
         mark = len(env.diags.items)
 
-        def num(e: n.Expr | None) -> Fraction | None:
+        def num(e: n.Expr | None) -> Bound:
             if e is None:
                 return None
+            param = _parameter(env, e, pt, f"a bound of `{d.name}`")
+            if param is not None:
+                return param
             val = const_value(env, e, T.DECIMAL if not integer else pt, f"a bound of `{d.name}`")
             return Fraction(val) if val is not None else None
 
@@ -219,22 +276,27 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
             env.diags.error(row.span, "E0220", "a chance row belongs in a weighted table")
             complete = False
             continue
-        if lo is not None and hi is not None and (lo > hi or (lo == hi and k.kind == "from_below")):
+        if isinstance(lo, Fraction) and isinstance(hi, Fraction) and (lo > hi or (lo == hi and k.kind == "from_below")):
             message, help = _backwards(k.kind, lo, hi)
             env.diags.error(k.span, "E0223", message, help=help)
             complete = False
             continue
         intervals.append((*iv, row, v))
 
-    _check_coverage(env, d.name, [(row_keys(iv[0], iv[1], iv[2], iv[3], integer), iv[4]) for iv in intervals],
-                    integer, gaps=complete)
+    # Rows a parameter bounds take keys known only when the game starts: the literal rows are still proved
+    # not to overlap each other, and the gaps (which such a row may fill) are checked at the start.
+    fixed = [iv for iv in intervals if not isinstance(iv[0], ir.ParamRef) and not isinstance(iv[2], ir.ParamRef)]
+    set_by = tuple(dict.fromkeys(b.name for iv in intervals for b in (iv[0], iv[2]) if isinstance(b, ir.ParamRef)))
+    _check_coverage(env, d.name, [(row_keys(iv[0], iv[1], iv[2], iv[3], integer), iv[4])  # type: ignore[arg-type]
+                                  for iv in fixed], integer, gaps=complete and not set_by)
 
     def lo_key(iv: tuple[Any, ...]) -> tuple[int, Fraction, int]:
         return (0, Fraction(0), 0) if iv[0] is None else (1, iv[0], 1 if iv[1] else 0)
 
-    ordered = sorted(intervals, key=lo_key)
+    # In key order where every bound is known; in the order written where a parameter decides it.
+    ordered = intervals if set_by else sorted(intervals, key=lo_key)
     rows = tuple(((iv[0], iv[1], iv[2], iv[3]), iv[5]) for iv in ordered)
-    return ir.Table(d.name, "range", ptypes, result, rows, d.span.line, span=d.span)
+    return ir.Table(d.name, "range", ptypes, result, rows, d.span.line, set_by, span=d.span)
 
 
 def _backwards(kind: str, lo: Fraction, hi: Fraction) -> tuple[str, str]:
