@@ -26,6 +26,7 @@ from rulesdsl.runtime.core import (
     Thing,
     TooManyRounds,
     WorldBase,
+    unchanging,
 )
 from rulesdsl.runtime.mail import LINE_END, Mail, MailReader, Refusal
 from rulesdsl.runtime.orders import OrderReader
@@ -143,7 +144,9 @@ class Game:
             self._phases(before_orders=False)
             with self.doing("ending the turn"):
                 self._end_of_turn()
-            with self.doing("judging victory"):
+            # Victory conditions write nothing: a function they call for every player (who controls each
+            # country) is worked out once for all of them.
+            with self.doing("judging victory"), unchanging(self):
                 self._judge()
         except RulesError:
             raise
