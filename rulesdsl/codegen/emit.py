@@ -152,6 +152,9 @@ class Emitter:
             return self.agg(e)
         if isinstance(e, ir.BinOp):
             if e.op == "/":
+                if _whole(e.left.ty) and _whole(e.right.ty):
+                    # Two whole numbers: one exact fraction, made at once (the runtime's div converts each).
+                    return f"{self.rt('Fraction')}({self.ex(e.left)}, {self.ex(e.right)})"
                 return f"{self.rt('div')}({self.ex(e.left)}, {self.ex(e.right)})"
             if e.op == "div":
                 return f"{self.rt('intdiv')}({self.ex(e.left)}, {self.ex(e.right)})"
@@ -503,12 +506,19 @@ class Emitter:
             w.line(f"def {names.table(t.name)}(" + ", ".join(["g", *params]) + "):")
             with w.indent():
                 if t.kind == "range":
+                    bounds = [b for (lo, _, hi, _), _ in t.rows for b in (lo, hi) if b is not None]
+                    # A key compared with fractions is compared in whole numbers: k0 < 3/2 is 2 * num < 3 * den
+                    # where k0 = num/den (den > 0, for a whole number too), with no fraction made per row.
+                    whole = not all(isinstance(b, int) for b in bounds) \
+                        and all(isinstance(b, (int, Fraction)) and not isinstance(b, bool) for b in bounds)
+                    if whole:
+                        w.line("num, den = k0.numerator, k0.denominator")
                     for (lo, lo_open, hi, hi_open), value in t.rows:
                         conds = []
                         if lo is not None:
-                            conds.append(f"k0 {'>' if lo_open else '>='} {const(lo, self.used)}")
+                            conds.append(_compare("k0", ">" if lo_open else ">=", lo, whole, self.used))
                         if hi is not None:
-                            conds.append(f"k0 {'<' if hi_open else '<='} {const(hi, self.used)}")
+                            conds.append(_compare("k0", "<" if hi_open else "<=", hi, whole, self.used))
                         w.line(f"if {' and '.join(conds) or 'True'}:", value.line)
                         with w.indent():
                             w.line(f"return {self.ex(value)}")
@@ -950,6 +960,21 @@ def _remembered(program: ir.Program) -> set[str]:
     return {f.name for f in functions
             if f.name in reached and f.name not in chancy and any(isinstance(n, ir.Agg) for n in _nodes(f.body))
             and all(_unchangeable(ty, decimal=False) for _, ty in f.params) and _unchangeable(f.result)}
+
+
+def _whole(ty: T.Ty) -> bool:
+    """A type whose values are Python ints: a number that is not a decimal."""
+    return isinstance(ty, T.Num) and not ty.decimal
+
+
+def _compare(key: str, op: str, bound: Any, whole: bool, used: set[str]) -> str:
+    """`key OP bound` in a range table; `whole`: in whole numbers, with the key as num/den (see `tables`)."""
+    if not whole:
+        return f"{key} {op} {const(bound, used)}"
+    b = Fraction(bound)
+    left = "num" if b.denominator == 1 else f"{b.denominator} * num"
+    right = {0: "0", 1: "den"}.get(b.numerator, f"{b.numerator} * den")
+    return f"{left} {op} {right}"
 
 
 def _map_get(obj: str, key: str, default: str) -> str:

@@ -239,6 +239,8 @@ def clamp(x: Any, lo: Any, hi: Any) -> Any:
 
 
 def div(a: Any, b: Any) -> Fraction:
+    if type(a) is int and type(b) is int:
+        return Fraction(a, b)  # the same fraction, made once
     return Fraction(a) / Fraction(b)
 
 
