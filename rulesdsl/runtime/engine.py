@@ -28,7 +28,7 @@ from rulesdsl.runtime.core import (
     WorldBase,
     unchanging,
 )
-from rulesdsl.runtime.mail import LINE_END, Mail, MailReader, Refusal
+from rulesdsl.runtime.mail import LINE_END, Mail, MailReader, Refusal, by_account
 from rulesdsl.runtime.orders import OrderReader
 from rulesdsl.runtime.spec import OrderSpec, RulesetSpec
 
@@ -137,8 +137,10 @@ class Game:
         try:
             self._reset_fields()
             self._phases(before_orders=True)
+            # Accounts do not change in a turn: one look-up for all the mail, not a search of every player.
+            accounts = by_account(self.all_players)
             for label, text in submissions:
-                self._take(self.mail.read(label, text, self.all_players, str(self.meta.get("number", "")),
+                self._take(self.mail.read(label, text, accounts, str(self.meta.get("number", "")),
                                           str(self.meta.get("id", ""))))
             self._choose()
             self._phases(before_orders=False)

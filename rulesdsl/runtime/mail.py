@@ -8,6 +8,7 @@ Reading only: nothing here changes the game. The engine decides what an accepted
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from rulesdsl.runtime.core import PlayerBase
@@ -54,6 +55,11 @@ class Accepted:
     parsed: Parsed
 
 
+def by_account(players: list[PlayerBase]) -> dict[str, PlayerBase]:
+    """Players by account in ASCII capitals, as a header's account is read; the first where two are alike."""
+    return {ascii_upper(p.account): p for p in reversed(players)}
+
+
 class MailReader:
     """Reads submissions with the ruleset's header lines and order syntaxes."""
 
@@ -62,8 +68,9 @@ class MailReader:
         self.reader = reader
         self.header = header_patterns(spec.policy)
 
-    def read(self, label: str, text: str, players: list[PlayerBase], number: str, game_id: str) -> Mail:
-        """The header of a submission to game `number` (`game_id` as players see it): whose orders follow.
+    def read(self, label: str, text: str, accounts: Mapping[str, PlayerBase], number: str, game_id: str) -> Mail:
+        """The header of a submission to game `number` (`game_id` as players see it): whose orders follow,
+        found in `accounts` (each player by account in ASCII capitals, as `by_account` gives them).
 
         Nothing the sender wrote reaches a report before the account and access code match; what reaches
         the GM (the label, a header line) is shown with its control characters escaped."""
@@ -94,7 +101,7 @@ class MailReader:
         named = shown(self.spec.game_id.replace("{number}", slots["game"])) if "game" in slots else ""
         mail.game = (named, this_game) if "game" in slots else None
         account = ascii_upper(slots.get("account", ""))
-        player = next((p for p in players if ascii_upper(p.account) == account), None)
+        player = accounts.get(account)
         if player is None:
             mail.unrouted.append(f"{shown(label)}: no player has account \"{shown(slots.get('account', '?'))}\"")
             return mail
