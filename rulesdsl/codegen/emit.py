@@ -120,8 +120,7 @@ class Emitter:
                 return const(e.value, self.used)
             return repr(e.value)
         if isinstance(e, ir.Interp):
-            parts = ", ".join(repr(p) if isinstance(p, str) else self.ex(p) for p in e.parts)
-            return f"{self.rt('interp')}({parts})"
+            return self.interp(e)
         if isinstance(e, ir.Local):
             return self.local(e.name)
         if isinstance(e, ir.ParamRef):
@@ -184,6 +183,22 @@ class Emitter:
         if isinstance(e, ir.MakeRecord):
             return "{" + ", ".join(f"{k!r}: {self.ex(v)}" for k, v in e.fields) + "}"
         raise AssertionError(f"cannot emit {e!r}")
+
+    def interp(self, e: ir.Interp) -> str:
+        """A text with values in it: an f-string, where each value reads in it as `fmt` would write it (text and
+        whole numbers as themselves, anything else through `fmt`); the runtime's `interp` where a value's code
+        cannot stand in an f-string on Python 3.11 (a quote, a brace, a backslash, a colon)."""
+        pieces = []
+        for p in e.parts:
+            if isinstance(p, str):
+                pieces.append(_fstring_text(p))
+                continue
+            code = self.ex(p)
+            if any(c in code for c in _NOT_IN_FSTRING) or "!" in code.replace("!=", ""):
+                parts = ", ".join(repr(q) if isinstance(q, str) else self.ex(q) for q in e.parts)
+                return f"{self.rt('interp')}({parts})"
+            pieces.append(f"{{{code}}}" if p.ty == T.TEXT or _whole(p.ty) else f"{{{self.rt('fmt')}({code})}}")
+        return f'f"{"".join(pieces)}"'
 
     def sub(self, e: ir.Expr, outer: int, strict: bool) -> str:
         """An operand: in parentheses only where Python's precedence would read it otherwise."""
@@ -960,6 +975,27 @@ def _remembered(program: ir.Program) -> set[str]:
     return {f.name for f in functions
             if f.name in reached and f.name not in chancy and any(isinstance(n, ir.Agg) for n in _nodes(f.body))
             and all(_unchangeable(ty, decimal=False) for _, ty in f.params) and _unchangeable(f.result)}
+
+
+# What the code of a value may not hold inside an f-string on Python 3.11: its quotes, a backslash, braces, a
+# comment, and a colon or `!` (a format spec, a conversion) that the f-string would take as its own.
+_NOT_IN_FSTRING = frozenset('"\\{}#:')
+
+
+def _fstring_text(text: str) -> str:
+    """Literal text inside f"...": braces doubled, and everything that could end the literal or the line escaped
+    (quotes, backslashes, and every character that is not printable, as `repr` writes it)."""
+    out = []
+    for ch in text:
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif ch in "{}":
+            out.append(ch * 2)
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(repr(ch)[1:-1])
+    return "".join(out)
 
 
 def _whole(ty: T.Ty) -> bool:
