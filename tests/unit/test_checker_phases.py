@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from rulesdsl import checker
+from rulesdsl import checker, ir
 from rulesdsl import nodes as n
 from rulesdsl.checker.exprs import ExprChecker
 from rulesdsl.diagnostics import DiagnosticBag
@@ -91,3 +91,18 @@ def test_a_function_body_is_checked_once_however_often_it_is_called(tmp_path: Pa
     assert len(seen) == 1
     errors = [d for d in bag.items if d.severity == "error"]
     assert [(d.code, d.span.line) for d in errors] == [("E0317", ONCE.count("\n"))], show(errors)
+
+
+def test_a_function_checked_before_the_defaults_reads_a_per_key_default_as_declared(tmp_path: Path) -> None:
+    # Functions are checked before the defaults pass: the default of `owner` is checked when first read.
+    text = BASE.replace("  owner: Player -> int\n", "  owner: Player -> int = twice(2)\n", 1) + \
+        "define twice(x: int) -> int = x * 2\ndefine held(b: Box, p: Player) -> int = b.owner[p]\n" + \
+        "phase q { for each b in Box { for each p in players { let v = held(b, p) } } }\n"
+    checked = check_text(tmp_path, text)
+    assert checked.diagnostics == [], show(checked.diagnostics)
+    assert checked.program is not None
+    held = next(f for f in checked.program.functions if f.name == "held")
+    assert isinstance(held.body, ir.MapGet)
+    assert isinstance(held.body.default, ir.CallFn) and held.body.default.func == "twice"
+    box = next(t for t in checked.program.things if t.name == "Box")
+    assert next(f for f in box.fields if f.name == "owner").default is held.body.default
