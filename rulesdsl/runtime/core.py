@@ -112,8 +112,10 @@ def stored(index: dict[str, Any], m: dict[str, Any]) -> list[Any]:
 # ---------------------------------------------------------------- pure functions, remembered while nothing changes
 
 # The memo of each game inside an `unchanging` window, by the game's id (a window holds the game, so the id
-# cannot be reused while it is open).
+# cannot be reused while it is open); and the game and memo of the window opened last, which a `pure` call
+# finds without looking up.
 _WINDOWS: dict[int, dict[tuple[Any, ...], Any]] = {}
+_LAST: tuple[Any, dict[tuple[Any, ...], Any] | None] = (None, None)
 
 
 @contextmanager
@@ -124,20 +126,24 @@ def unchanging(g: Any) -> Iterator[None]:
     Why this is correct: a `pure` function's result depends only on its arguments and the state (it draws no
     chance, and expressions write nothing), so while the state stays as it is, the same call returns the same
     value. Whoever opens the window promises that nothing writes the state until it closes; the generated
-    module opens one for each report (report expressions write nothing) and each victory condition, and the
-    engine or a game folder may hold one around all reports of a turn, or around judging victory, so that
-    each country's controller is found once for all players. A window inside another one is the same window.
-    Results are remembered only of functions whose value cannot be changed by its caller (numbers, text,
-    things, none), so no caller sees another's changes."""
+    module opens one for each report (report expressions write nothing), the engine one around judging
+    victory, and a game folder may hold one around all reports of a turn, so that each country's controller
+    is found once for all players. A window inside another one is the same window. Results are remembered only
+    of functions whose value cannot be changed by its caller (numbers, text, things, none), so no caller sees
+    another's changes."""
+    global _LAST
     key = id(g)
     if key in _WINDOWS:
         yield
         return
-    _WINDOWS[key] = {}
+    memo: dict[tuple[Any, ...], Any] = {}
+    _WINDOWS[key] = memo
+    last, _LAST = _LAST, (g, memo)
     try:
         yield
     finally:
         del _WINDOWS[key]
+        _LAST = last if last[0] is not None and id(last[0]) in _WINDOWS else (None, None)
 
 
 def pure(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -146,10 +152,14 @@ def pure(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(fn)
     def remembered(g: Any, *args: Any) -> Any:
-        memo = _WINDOWS.get(id(g)) if _WINDOWS else None
+        game, memo = _LAST
+        if game is not g:
+            if not _WINDOWS:
+                return fn(g, *args)
+            memo = _WINDOWS.get(id(g))
         if memo is None:
             return fn(g, *args)
-        key = (fn, *args)
+        key = (fn, args)
         try:
             return memo[key]
         except KeyError:
