@@ -213,8 +213,7 @@ class Game:
             if isinstance(got, Refusal):
                 turn.refused.append(got)
                 continue
-            spec, rec = got.parsed.spec, got.parsed.rec
-            assert spec is not None and rec is not None
+            spec, rec = got.spec, got.rec
             if spec.kind == "personal":
                 self._execute(spec, rec)
                 turn.used.append(rec)

@@ -11,9 +11,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from rulesdsl.runtime.core import PlayerBase
-from rulesdsl.runtime.orders import GameView, OrderReader, Parsed, header_patterns, line_problem, shown
-from rulesdsl.runtime.spec import RulesetSpec
+from rulesdsl.runtime.core import OrderRec, PlayerBase
+from rulesdsl.runtime.orders import GameView, OrderReader, header_patterns, line_problem, shown
+from rulesdsl.runtime.spec import OrderSpec, RulesetSpec
 from rulesdsl.runtime.syntax import SPACES, ascii_upper
 
 # Lines end only where mail ends them: str.splitlines() would also split at a form feed, \x1c-\x1e, \x85
@@ -48,11 +48,12 @@ class Mail:
 
 @dataclass
 class Accepted:
-    """An order line read: its order (`parsed.spec`, `parsed.rec`), the line as written without its spaces."""
+    """An order line read: the line as written without the spaces round it, and its order."""
 
     line: int
     text: str
-    parsed: Parsed
+    spec: OrderSpec
+    rec: OrderRec
 
 
 def by_account(players: list[PlayerBase]) -> dict[str, PlayerBase]:
@@ -130,4 +131,4 @@ class MailReader:
         parsed = self.reader.read(g, player, raw, line)
         if parsed.rec is None or parsed.spec is None:
             return Refusal(line, raw, parsed.reason or "not an order of this game")
-        return Accepted(line, raw, parsed)
+        return Accepted(line, raw, parsed.spec, parsed.rec)
