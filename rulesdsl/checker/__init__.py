@@ -16,41 +16,12 @@ from __future__ import annotations
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
-from rulesdsl.checker import bodies, decls, lookups, orders, report, shadows, tables
+from rulesdsl.checker import analyse, bodies, decls, lookups, orders, report, tables
 from rulesdsl.checker.env import Env
 from rulesdsl.checker.state import Checking, Pass, TemplateLoader
 from rulesdsl.diagnostics import DiagnosticBag
 
 __all__ = ["ANALYSE", "CHECK_BODIES", "DECLARE", "TemplateLoader", "check"]
-
-
-def unused(c: Checking) -> None:
-    """Warnings for declarations nothing refers to: usually a typo elsewhere or a rule left out."""
-    env = c.env
-    for d in c.module.decls:
-        kind = {n.ParamDecl: "parameter", n.TableDecl: "table", n.DefineDecl: "function",
-                n.ProcedureDecl: "procedure"}.get(type(d))
-        if kind and d.name not in env.used and _registered(env, d):
-            env.diags.warning(d.name_span or d.span, "W0101", f"{kind} `{d.name}` is never used",
-                              help="remove it, or refer to it where the rule applies")
-
-
-def shadowed(c: Checking) -> None:
-    """Order syntaxes that an earlier one always matches first."""
-    shadows.shadowed(c.env, c.program.orders, c.program.unrun_orders)
-
-
-def declarations(c: Checking) -> None:
-    """What the code generator reads of things, players and the world, with every default in place."""
-    env, program = c.env, c.program
-    program.params = list(env.params.values())
-    program.things = [ir.Thing(t.name, t.key, tuple(t.fields.values()), t.decl_span.line, span=t.decl_span)
-                      for t in env.things.values()]
-    program.player_fields = list(env.player_fields.values())
-    program.world_fields = list(env.world_fields.values())
-    program.world_line = env.world_line
-    program.player_line = next((d.span.line for d in c.module.decls if isinstance(d, n.PlayerDecl)), 0)
-
 
 DECLARE: tuple[Pass, ...] = (
     decls.collect,       # every global name, and E0202 for names a ruleset may not give
@@ -64,28 +35,29 @@ DECLARE: tuple[Pass, ...] = (
     orders.signatures,   # argument types, so that functions may read `o.units`
 )
 CHECK_BODIES: tuple[Pass, ...] = (
-    bodies.functions,
-    bodies.defaults,
-    tables.tables,
+    bodies.functions,    # each body once; a default or a call may have needed it sooner
+    bodies.defaults,     # field defaults, likewise
+    tables.tables,       # rows: values, keys, chances, ranges
     bodies.procedures,
-    orders.policy,
+    orders.policy,       # the `orders { ... }` block
     orders.orders,
     orders.phases,
     orders.victories,
     report.report,
-    declarations,
+    bodies.declarations,  # things, players and the world as the code generator reads them
 )
 ANALYSE: tuple[Pass, ...] = (
-    orders.unrun,
-    shadowed,
+    orders.unrun,        # game orders no phase runs (W0102)
+    analyse.shadowed,    # syntaxes an earlier order always takes first
     orders.unused_groups,
-    lookups.check,
-    unused,
-    report.schemas,
+    lookups.check,       # table reads and list positions that stop a turn (E0339, E0340, W0205)
+    analyse.unused,      # W0101
+    report.schemas,      # the report's and the state file's JSON Schemas
 )
 
 
 def check(module: n.Module, source_hash: str, load_template: TemplateLoader) -> tuple[ir.Program, DiagnosticBag]:
+    """The checked program and every diagnostic; the program is only for the code generator if none is an error."""
     diags = DiagnosticBag()
     env = Env(diags)
     c = Checking(module, env, bodies.Bodies(env).exprs, ir.Program("", {}, module.file, source_hash), load_template)
@@ -93,18 +65,3 @@ def check(module: n.Module, source_hash: str, load_template: TemplateLoader) -> 
         for run in phase:
             run(c)
     return c.program, diags
-
-
-def _registered(env: Env, d: n.Decl) -> bool:
-    """Whether `d` is the declaration its name stands for: a second one already has its E0203."""
-    if isinstance(d, n.ParamDecl):
-        return env.param_spans.get(d.name) == d.span
-    if isinstance(d, n.TableDecl):
-        return env.tables.get(d.name) is d
-    if isinstance(d, n.DefineDecl):
-        info = env.functions.get(d.name)
-        return info is not None and info.decl is d
-    if isinstance(d, n.ProcedureDecl):
-        proc = env.procedures.get(d.name)
-        return proc is not None and proc.decl is d
-    return True

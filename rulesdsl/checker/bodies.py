@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from rulesdsl import ir
+from rulesdsl import nodes as n
 from rulesdsl import types as T
 from rulesdsl.checker.env import Context, Env, FuncInfo, Scope
 from rulesdsl.checker.exprs import ExprChecker
@@ -95,3 +96,15 @@ def procedures(c: Checking) -> None:
         body = c.exprs.stmts(info.decl.body, scope, Context("procedure"))
         out.append(ir.Procedure(name, info.params, body, info.decl.span.line, span=info.decl.span))
     c.program.procedures = out
+
+
+def declarations(c: Checking) -> None:
+    """What the code generator reads of things, players and the world, with every default in place."""
+    env, program = c.env, c.program
+    program.params = list(env.params.values())
+    program.things = [ir.Thing(t.name, t.key, tuple(t.fields.values()), t.decl_span.line, span=t.decl_span)
+                      for t in env.things.values()]
+    program.player_fields = list(env.player_fields.values())
+    program.world_fields = list(env.world_fields.values())
+    program.world_line = env.world_line
+    program.player_line = next((d.span.line for d in c.module.decls if isinstance(d, n.PlayerDecl)), 0)
