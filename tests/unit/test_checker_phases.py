@@ -106,3 +106,12 @@ def test_a_function_checked_before_the_defaults_reads_a_per_key_default_as_decla
     assert isinstance(held.body.default, ir.CallFn) and held.body.default.func == "twice"
     box = next(t for t in checked.program.things if t.name == "Box")
     assert next(f for f in box.fields if f.name == "owner").default is held.body.default
+
+
+def test_e0323_hints_the_type_the_one_check_of_the_body_found(tmp_path: Path) -> None:
+    # `f` gives `g`'s money or 0: money. A second, quiet check of `f` that left `g` unchecked guessed int.
+    text = BASE + "define f(x: int) = if x > 0 then g(x - 1) else 0\n" + \
+        "define g(x: int) = if x > 1 then f(x) else money(1)\nphase q { let v = f(3) }\n"
+    got = check_text(tmp_path, text).diagnostics
+    assert [(d.code, d.help) for d in got] == [
+        ("E0323", "write it after the parameters: `define f(x: int) -> money = ...`")], show(got)
