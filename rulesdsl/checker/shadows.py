@@ -9,7 +9,6 @@ one `Card`, `1..9` takes `2..5`, and `S4` written in B's syntax reads as A's `Ca
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -17,6 +16,7 @@ from rulesdsl import ir
 from rulesdsl import types as T
 from rulesdsl.checker.env import Env
 from rulesdsl.checker.exprs import literal_number
+from rulesdsl.runtime.orders import read_whole
 from rulesdsl.runtime.syntax import shadows
 
 
@@ -104,11 +104,11 @@ def _reads(env: Env, ty: T.Ty, arg: ir.Arg | None, word: str) -> bool:
         parts = [p.strip() for p in word.split("+")]
         return all(p and _reads(env, ty.item, None, p) for p in parts)
     if ty in (T.INT, T.MONEY):
-        if not re.fullmatch(r"[+-]?\d+", word):
+        value, _ = read_whole(word, "")  # as the engine reads it: ASCII digits, 18 at most
+        if value is None:
             return False
         if arg is None:
             return True
         known, lo, hi = _bounds(arg)
-        value = int(word)
         return known and (lo is None or value >= lo) and (hi is None or value <= hi)
     return False

@@ -163,13 +163,7 @@ def read_arg(g: GameView, ty: tuple[Any, ...], raw: str, name: str) -> tuple[Any
     if kind == "list":
         return _read_list(g, ty[1], raw, name)
     if kind in ("int", "money"):
-        if not _WHOLE.fullmatch(raw):
-            return None, f"{name} must be a whole number, not \"{raw}\""
-        digits = raw.lstrip("+-").lstrip("0")
-        if len(digits) > MAX_DIGITS:
-            return None, f"{name} is too large a number"
-        # Leading zeros are dropped first: int() refuses more than 4,300 digits, zeros included.
-        return (-int(digits or "0") if raw[0] == "-" else int(digits or "0")), None
+        return read_whole(raw, name)
     if kind == "text":
         return raw, None
     if kind == "thing":
@@ -187,6 +181,17 @@ def read_arg(g: GameView, ty: tuple[Any, ...], raw: str, name: str) -> tuple[Any
             return None, f"\"{raw}\" is not a {thing.lower()} code"
         return obj, None
     return None, f"cannot read {name}"
+
+
+def read_whole(raw: str, name: str) -> tuple[int | None, str | None]:
+    """A whole number as a player writes it (ASCII digits, a sign), or why argument `name` refuses `raw`."""
+    if not _WHOLE.fullmatch(raw):
+        return None, f"{name} must be a whole number, not \"{raw}\""
+    digits = raw.lstrip("+-").lstrip("0")
+    if len(digits) > MAX_DIGITS:
+        return None, f"{name} is too large a number"
+    # Leading zeros are dropped first: int() refuses more than 4,300 digits, zeros included.
+    return (-int(digits or "0") if raw[0] == "-" else int(digits or "0")), None
 
 
 def _read_list(g: GameView, item: tuple[Any, ...], raw: str, name: str) -> tuple[Any, str | None]:

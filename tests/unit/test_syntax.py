@@ -148,3 +148,16 @@ def test_the_checker_sees_a_shadow_the_engine_reads_as_one(general: str, tmp_pat
     text = BASE + general + 'order again "Q {x}" { x: Box }\nphase q {\n run any\n run again\n}\n'
     checked = check_text(tmp_path, text)
     assert [d.code for d in checked.diagnostics] == ["E0421"], show(checked.diagnostics)
+
+
+@pytest.mark.parametrize(("word", "codes"), [
+    ("5", ["E0421"]),  # every line "Q,5" is read as `any`
+    ("\u0661", []),  # an Arabic-Indic one: Python's int() reads it, the engine does not, so `odd` gets it
+    ("1234567890123456789", []),  # more digits than the engine reads as a number
+])
+def test_a_word_shadowed_by_a_number_argument_is_one_the_engine_reads_as_a_number(word: str, codes: list[str],
+                                                                                  tmp_path: Path) -> None:
+    text = BASE + f'order any "Q,{{n}}" {{ n: int }}\norder odd "Q,{word}" {{\n effect {{ me.moves += 1 }}\n}}\n' \
+        "phase q {\n run any\n run odd\n}\n"
+    checked = check_text(tmp_path, text)
+    assert [d.code for d in checked.diagnostics] == codes, show(checked.diagnostics)
