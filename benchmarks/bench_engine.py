@@ -8,7 +8,8 @@ For each number of players, one Covert day (turn 1) is played from the same star
 rulesets/covert.rules compiles to, and by benchmarks/covert_reference.py, Python written by hand for Covert alone.
 Their outcomes are checked equal first (the state as runtime.state.dump writes it, the news, every order's
 outcome, every message and every player's report data); then each is timed `--runs` times, alternating, and the
-median kept. Timed are the steps the rules decide: the phases (dawn, messages, superspies, ..., new_codes, with
+median kept. Times are CPU time of this process (time.process_time), so that other work on the machine counts
+less. Timed are the steps the rules decide: the phases (dawn, messages, superspies, ..., new_codes, with
 the orders each runs: checks, cost and effect), the victory conditions, and every player's report data (the
 ruleset's own fields). Not timed, on either side: reading the mail and choosing the day's orders, the resets at
 the start of a day and the order budget at its end (engine bookkeeping, the same for every ruleset).
@@ -103,11 +104,11 @@ class Day:
 
 def timed(fn: Callable[..., Any], clock: list[float]) -> Callable[..., Any]:
     def run(*args: Any) -> Any:
-        start = time.perf_counter()
+        start = time.process_time()
         try:
             return fn(*args)
         finally:
-            clock[0] += time.perf_counter() - start
+            clock[0] += time.process_time() - start
     return run
 
 
@@ -122,12 +123,12 @@ def generated_day(spec: RulesetSpec, module_file: str, start: dict[str, Any],
                                             warn=timed(v.warn, victory) if v.warn else None)
                         for v in spec.victories))
     g = load(clocked, start, module_file)
-    began = time.perf_counter()
+    began = time.process_time()
     g.process_turn(submissions)
-    turn = time.perf_counter() - began
-    began = time.perf_counter()
+    turn = time.process_time() - began
+    began = time.process_time()
     reports = write_reports(g)
-    report_time = time.perf_counter() - began
+    report_time = time.process_time() - began
     return Day(state=dump(g), news=g.news_items(),
                outcomes={p.account: [(r.text, r.status, r.reason) for r in g.turns[p._key].used]
                          for p in g.all_players},
@@ -180,17 +181,17 @@ def reference_day(start: dict[str, Any], orders: list[list[str]]) -> Day:
     game = ref.Covert(start)
     game.start_day()
     todo, given = batches(game.players, orders, game.by_code, game.turn)
-    began = time.perf_counter()
+    began = time.process_time()
     game.dawn()
     game.day(todo)
-    phases = time.perf_counter() - began
+    phases = time.process_time() - began
     game.end_day()
-    began = time.perf_counter()
+    began = time.process_time()
     game.victory()
-    victory = time.perf_counter() - began
-    began = time.perf_counter()
+    victory = time.process_time() - began
+    began = time.process_time()
     reports = game.reports()
-    report_time = time.perf_counter() - began
+    report_time = time.process_time() - began
     return Day(state=game.dump(), news=game.news,
                outcomes={p.account: [(o.text, o.status, o.reason) for o in mine]
                          for p, mine in zip(game.players, given, strict=True)},
@@ -241,6 +242,8 @@ def cli_turn_cpu(tree: Path, runs: int, players: int = 20) -> float:
         tmp = Path(tmpdir)
         env = dict(os.environ, PYTHONPATH=str(tree), RULESDSL_CACHE=str(tmp / "cache"))
         env.pop("RULESDSL_CHECK_REPORTS", None)
+        # Both trees as a GM runs them, with byte code cached: without it every run compiles rulesdsl again.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         spec = load_module(RULES, tmp / "spec-cache")[1]
         data, orders = scenario(spec, players)
         (tmp / "scenario.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")

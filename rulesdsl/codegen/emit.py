@@ -73,6 +73,7 @@ class Emitter:
         # The locals visible where code is emitted, innermost block last: rules name -> Python name. Python has
         # no block scope, so a name bound in a block that an enclosing block binds too gets a name of its own.
         self.scopes: list[dict[str, str]] = [{}]
+        self._plain_functions: dict[str, bool] = {}
 
     # ------------------------------------------------------------ locals
     def local(self, name: str) -> str:
@@ -271,9 +272,9 @@ class Emitter:
             v = self.bind(e.var)
             return self._agg(e, v, src)
 
-    def _agg(self, e: ir.Agg, v: str, src: str) -> str:
+    def _agg(self, e: ir.Agg, v: str, src: str, body: str | None = None) -> str:
         gen = f"for {v} in {src}{self.loop_condition(e.var, e.source, e.where)}"
-        body = self.ex(e.body)
+        body = self.ex(e.body) if body is None else body
         f = e.func
         if f == "sum":
             return f"sum({body} {gen})"
@@ -298,6 +299,66 @@ class Emitter:
         # once reads as such (ruff's B023 knows `sorted` calls it at once).
         by = f"sorted([{v} {gen}], key=lambda {v}: {self.ex(e.by)}{', reverse=True' if e.descending else ''})"
         return f"[{body} for {v} in {by}]"
+
+    # ------------------------------------------------------------ values as plain data
+    def plain(self, e: ir.Expr) -> str | None:
+        """`e` as code whose value is plain data made for its caller alone: text, whole numbers, yes/no, none,
+        and lists and records of them, sharing no list with the state (a list of the state is copied where it
+        is read). None where that cannot be shown. A report made only of such values is `Plain`, and the
+        runtime's `to_data` need not convert and copy it again."""
+        made = self._plain(e)
+        return None if made is None else made[0]
+
+    def _plain(self, e: ir.Expr) -> tuple[str, bool] | None:
+        """`plain`, and whether the code is one operand (no parentheses needed around it)."""
+        ty = e.ty
+        if not _plain_type(ty):
+            return None
+        if _scalar(ty):
+            return self.ex(e), _precedence(e) == 9
+        if isinstance(e, ir.MakeRecord):
+            fields = [(k, self.plain(v)) for k, v in e.fields]
+            if any(v is None for _, v in fields):
+                return None
+            return "{" + ", ".join(f"{k!r}: {v}" for k, v in fields) + "}", True
+        if isinstance(e, ir.MakeList):
+            items = [self.plain(i) for i in e.items]
+            if any(i is None for i in items):
+                return None
+            return "[" + ", ".join(i for i in items if i is not None) + "]", True
+        if isinstance(e, ir.Agg) and e.func in ("list", "sorted"):
+            src = self.loop_source(e.var, e.source, e.where)
+            with self.block():
+                v = self.bind(e.var)
+                body = self.plain(e.body)
+                return None if body is None else (self._agg(e, v, src, body), True)
+        if isinstance(e, ir.BinOp) and e.op == "+":
+            left, right = self.plain(e.left), self._plain(e.right)
+            if left is None or right is None:
+                return None
+            return f"{left} + {right[0] if right[1] else f'({right[0]})'}", False
+        if isinstance(e, ir.Cond):
+            then, otherwise = self._plain(e.then), self._plain(e.otherwise)
+            if then is None or otherwise is None:
+                return None
+            return (f"{then[0] if then[1] else f'({then[0]})'} if {self.sub(e.cond, 1, True)} else "
+                    f"{otherwise[0] if otherwise[1] else f'({otherwise[0]})'}", False)
+        if isinstance(e, ir.CallFn) and self.plain_result(e.func):
+            return self.ex(e), True
+        if isinstance(ty, (T.ListT, T.SetT)) and _scalar(ty.item):
+            return f"list({self.ex(e)})", True  # a list the state (or a caller) holds: a copy of it
+        return None
+
+    def plain_result(self, name: str) -> bool:
+        """Whether function `name` returns plain data made for its caller (its body is emitted with `plain`)."""
+        if name not in self._plain_functions:
+            f = next(f for f in self.p.functions if f.name == name)
+            self._plain_functions[name] = False  # a function that calls itself: not shown plain
+            scopes = self.scopes
+            with self.function(a for a, _ in f.params):
+                self._plain_functions[name] = _plain_type(f.result) and self.plain(f.body) is not None
+            self.scopes = scopes
+        return self._plain_functions[name]
 
     # ------------------------------------------------------------ statements
     def stmts(self, body: tuple[ir.Stmt, ...]) -> None:
@@ -560,7 +621,8 @@ class Emitter:
                 w.section(f.line, rule=f"function {f.name}")
             w.line(f"def {names.function(f.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in f.params)]) + "):")
             with w.indent(), self.function(a for a, _ in f.params):
-                w.line(f"return {self.ex(f.body)}", f.body.line)
+                body = self.plain(f.body) if not _scalar(f.result) and self.plain_result(f.name) else None
+                w.line(f"return {self.ex(f.body) if body is None else body}", f.body.line)
         for pr in self.p.procedures:
             w.section(pr.line, rule=f"procedure {pr.name}")
             w.line(f"def {names.procedure(pr.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in pr.params)])
@@ -643,9 +705,15 @@ class Emitter:
                 # Nothing changes while a report is written: a function it calls again is not computed again.
                 w.line(f"with {self.rt('unchanging')}(g):")
                 w.level += 1
-            w.line("out = {}")
-            for name, e in (rep.fields if rep else ()):
-                w.line(f"out[{name!r}] = {self.ex(e)}", e.line)
+            fields = [(name, e, self.plain(e)) for name, e in (rep.fields if rep else ())]
+            if fields and all(code is not None for _, _, code in fields):
+                # Every value is plain data made for this report: the runtime need not convert or copy it.
+                w.line(f"out = {self.rt('Plain')}()")
+            else:
+                fields = [(name, e, self.ex(e)) for name, e, _ in fields]
+                w.line("out = {}")
+            for name, e, code in fields:
+                w.line(f"out[{name!r}] = {code}", e.line)
             w.line("return out")
             if rep is not None and _remembered(self.p):
                 w.level -= 1
@@ -996,6 +1064,22 @@ def _fstring_text(text: str) -> str:
         else:
             out.append(repr(ch)[1:-1])
     return "".join(out)
+
+
+def _scalar(ty: T.Ty) -> bool:
+    """Plain data no one can change in place: text, a whole number, yes/no, none, or an optional one."""
+    ty = T.strip_opt(ty)
+    return ty in (T.TEXT, T.BOOL, T.NONE) or _whole(ty)
+
+
+def _plain_type(ty: T.Ty) -> bool:
+    """Plain data as a report holds it: scalars, and lists and records of plain data (no things, no decimals)."""
+    ty = T.strip_opt(ty)
+    if isinstance(ty, (T.ListT, T.SetT)):
+        return _plain_type(ty.item)
+    if isinstance(ty, T.RecordT):
+        return all(_plain_type(t) for _, t in ty.fields)
+    return _scalar(ty)
 
 
 def _whole(ty: T.Ty) -> bool:

@@ -11,6 +11,7 @@ from fractions import Fraction
 from rulesdsl.runtime.core import (
     OrderFailed,
     OrderRec,
+    Plain,
     PlayerBase,
     RulesError,
     TableMiss,
@@ -72,6 +73,7 @@ __all__ = [
     "OrderSpec",
     "ParamSpec",
     "PhaseSpec",
+    "Plain",
     "PlayerBase",
     "PolicySpec",
     "RulesError",

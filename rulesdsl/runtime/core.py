@@ -70,6 +70,14 @@ class RulesError(Exception):
         super().__init__(f"{where}{message}{tail}")
 
 
+class Plain(dict[str, Any]):
+    """A report's own fields as a generated module made them when it could show that every value is plain data
+    (text, whole numbers, yes/no, none, and lists and records of them) made for this report alone, sharing no
+    list with the state: `report.to_data` takes it as it is, with nothing to convert or copy."""
+
+    __slots__ = ()
+
+
 @dataclass
 class OrderRec:
     """One order a player gave, once its arguments are read."""

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 from jinja2 import sandbox
 
-from rulesdsl.runtime.core import PlayerBase, Thing, fmt_decimal
+from rulesdsl.runtime.core import Plain, PlayerBase, Thing, fmt_decimal
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.spec import RulesetSpec
 
@@ -54,6 +54,8 @@ def to_data(value: Any) -> Any:
     """A report value as plain data: a player by name, a thing by key, a decimal as text, lists and records
     copied (the report never shares a list with the state)."""
     kind = type(value)
+    if kind is Plain:
+        return value
     if kind is dict:
         return {k: v if type(v) in _AS_IS else to_data(v) for k, v in value.items()}
     if kind is list:

@@ -1,9 +1,9 @@
 """What the generated module does faster reads the same: a small ruleset -> its generated module, whose
 functions are called directly and compared with the plain reading of the rules.
 
-Covered: range tables with fractional bounds compared in whole numbers; `a / b` of two whole numbers made as
-one Fraction; loops that go through the keys a per-key value stores; `pure` functions inside and outside an
-`unchanging` window."""
+Covered: reports made as plain data (`Plain`) that share no list with the state; range tables with
+fractional bounds compared in whole numbers; `a / b` of two whole numbers made as one Fraction; loops that go
+through the keys a per-key value stores; `pure` functions inside and outside an `unchanging` window."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ data Box(code, name) {
 }
 player {
   cash: money = 10
+  notes: list of text
 }
 orders {
   header "{account}", "{code}"
@@ -49,6 +50,8 @@ report {
   held = held(me)
   band = band(ratio(amount(me.cash), 4))
   total = everyone(Box.A)
+  notes = me.notes
+  boxes = [{code: c.code, notes: me.notes} for c in Box where c.weight >= 0]
   template "speed.report.j2"
 }
 '''
@@ -133,3 +136,21 @@ def test_a_pure_function_is_remembered_inside_a_window_only(speed: Loaded) -> No
     assert speed.module.fn_held(g, ann) == 1  # outside, computed each time
     assert speed.module.fn_held(g, bob) == 1
     assert speed.module.report_data(g, bob)["held"] == 1
+
+
+def test_a_plain_report_shares_no_list_with_the_state(speed: Loaded) -> None:
+    from rulesdsl.runtime.core import Plain
+    from rulesdsl.runtime.report import report_data, to_data
+
+    g = speed.new_game(players=1)
+    (ann,) = g.all_players
+    ann.notes = ["first"]
+    own = speed.module.report_data(g, ann)
+    assert type(own) is Plain
+    # What the runtime would have made of the same values as a plain dict: equal, and taken as it is.
+    assert to_data(dict(own)) == own and to_data(own) is own
+    assert own["notes"] == ["first"] and own["boxes"][0]["notes"] == ["first"]
+    own["notes"].append("changed")
+    own["boxes"][0]["notes"].append("changed")
+    assert ann.notes == ["first"]
+    assert report_data(g, ann)["notes"] == ["first"]
