@@ -298,6 +298,8 @@ class Emitter:
         # `sorted`, not the runtime's `ordered` (the same stable sort): a key defined in a loop and called at
         # once reads as such (ruff's B023 knows `sorted` calls it at once).
         by = f"sorted([{v} {gen}], key=lambda {v}: {self.ex(e.by)}{', reverse=True' if e.descending else ''})"
+        if isinstance(e.body, ir.Local) and e.body.name == e.var:
+            return by  # sorted() makes a new list already
         return f"[{body} for {v} in {by}]"
 
     # ------------------------------------------------------------ values as plain data
