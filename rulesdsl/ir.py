@@ -323,6 +323,8 @@ class FieldDef(Node):
     reset_each_turn: bool
     line: int
     from_scenario: bool = False  # no default: every scenario sets it (required in the state schema)
+    where: Expr | None = None  # what every value must be; the field's name is a Local for the value
+    where_text: str = ""  # the condition as the ruleset writes it, for the messages of a state that breaks it
 
 
 @dataclass(frozen=True)

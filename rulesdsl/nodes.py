@@ -269,6 +269,7 @@ class FieldDecl:
     default: Expr | None
     reset_each_turn: bool
     from_scenario: bool = False  # `from scenario`: every scenario must set it; no default
+    where: Expr | None = None  # `where COND`: what every value must be, the field's name standing for it
 
 
 @dataclass(frozen=True)

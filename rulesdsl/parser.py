@@ -183,9 +183,13 @@ class _Builder(Transformer[Any, Any]):
 
     @v_args(meta=True, inline=True)
     def field_decl(self, meta: Any, name: Token, ty: n.TypeRef, scenario: Any, default: n.Expr | None,
-                   reset: Any) -> n.FieldDecl:
+                   where: n.Expr | None, reset: Any) -> n.FieldDecl:
         return n.FieldDecl(self.span(meta), str(name), ty, default, reset is not None,
-                           from_scenario=scenario is not None)
+                           from_scenario=scenario is not None, where=where)
+
+    @v_args(inline=True)
+    def field_where(self, cond: n.Expr) -> n.Expr:
+        return cond
 
     def reset(self, _: list[Any]) -> bool:
         return True

@@ -37,6 +37,7 @@ DECLARE: tuple[Pass, ...] = (
 CHECK_BODIES: tuple[Pass, ...] = (
     bodies.functions,    # each body once; a default or a call may have needed it sooner
     bodies.defaults,     # field defaults, likewise
+    bodies.field_wheres,  # what each field's values must be (`where`)
     tables.tables,       # rows: values, keys, chances, ranges
     bodies.procedures,
     orders.policy,       # the `orders { ... }` block

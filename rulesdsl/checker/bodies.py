@@ -13,7 +13,7 @@ from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
 from rulesdsl.checker.env import Context, Env, FuncInfo, Scope
-from rulesdsl.checker.exprs import ExprChecker
+from rulesdsl.checker.exprs import ExprChecker, show_expr
 from rulesdsl.checker.state import Checking
 
 
@@ -70,6 +70,21 @@ def defaults(c: Checking) -> None:
     """The default of every field of the things, the players and the world."""
     for owner, name in list(c.env.defaults):
         c.exprs.resolver.field_default(owner, name)
+
+
+def field_wheres(c: Checking) -> None:
+    """A field's `where`: a condition on one value (each value of a map; a none is never checked, so the
+    name is not optional inside), named by the field's own name. It is checked when a state is read or
+    made and after each turn, where nothing else is in scope: no `me`, no other field, no chance."""
+    for (owner, name), node in c.env.wheres.items():
+        fields = c.env.owned_fields(owner)
+        fd = fields[name]
+        value = fd.ty.value if isinstance(fd.ty, T.MapT) else fd.ty
+        scope = Scope()
+        scope.declare(name, value.inner if isinstance(value, T.OptT) else value)
+        cond = c.exprs.cond(node, scope, Context("static", allow_chance=False))
+        text = show_expr(node) or f"the condition at line {node.span.line}"
+        fields[name] = dataclasses.replace(fd, where=cond, where_text=text)
 
 
 def functions(c: Checking) -> None:

@@ -453,6 +453,8 @@ def field_types(c: Checking) -> None:
                                 help=f"make it optional: `{f.name}: {ty.name}?`{start}")
             if f.default is not None:
                 env.defaults[(owner, f.name)] = f.default
+            if f.where is not None:
+                env.wheres[(owner, f.name)] = f.where
             target[f.name] = ir.FieldDef(f.name, ty, None, f.reset_each_turn, f.span.line,
                                          from_scenario=f.from_scenario and not isinstance(d, n.ThingDecl),
                                          span=f.span)

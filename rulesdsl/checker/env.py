@@ -85,6 +85,8 @@ class Env:
     orders: dict[str, n.OrderDecl] = field(default_factory=dict)
     # Field defaults waiting for phase 2, by owner (a thing, `Player` or `world`) and field name.
     defaults: dict[tuple[str, str], n.Expr] = field(default_factory=dict)
+    # Fields' `where` conditions waiting for phase 2, keyed as `defaults`.
+    wheres: dict[tuple[str, str], n.Expr] = field(default_factory=dict)
     order_args: dict[str, dict[str, T.Ty]] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)  # params, tables, functions referred to
     runs: dict[str, Span] = field(default_factory=dict)  # game orders, and the `run` that runs each

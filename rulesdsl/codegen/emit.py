@@ -741,8 +741,12 @@ class Emitter:
         self.used.add("FieldSpec")
         # Only when set, so that the modules of rulesets without such a field stay as they were.
         scenario = ", from_scenario=True" if f.from_scenario else ""
+        where = ""
+        if f.where is not None:
+            where = (f", where=lambda g, {names.local(f.name)}: {self.ex(f.where)}, where_text={f.where_text!r}, "
+                     f"line={f.line}")
         return (f"FieldSpec(name={f.name!r}, attr={names.attr(f.name)!r}, type={type_desc(f.ty)!r}, "
-                f"default={default}, reset_each_turn={f.reset_each_turn!r}{scenario})")
+                f"default={default}, reset_each_turn={f.reset_each_turn!r}{scenario}{where})")
 
     def field_line(self, f: ir.FieldDef, shown: str) -> None:
         """A field's spec, whose default may fail while a turn runs: its lines name the field."""

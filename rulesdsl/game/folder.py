@@ -41,7 +41,7 @@ from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.orders import shown
 from rulesdsl.runtime.report import checking_reports, render, report_data, validate_report
 from rulesdsl.runtime.spec import RulesetSpec
-from rulesdsl.runtime.state import StateError, dump, load, new_game
+from rulesdsl.runtime.state import StateError, broken, dump, load, new_game
 
 __all__ = ["GameError", "GameFolder", "TurnResult", "read_yaml", "validate", "write_yaml"]
 
@@ -392,6 +392,10 @@ class GameFolder:
             game.process_turn(submissions)
         except RulesError as e:
             raise GameError(f"the turn was not processed, and the game is as it was: {e}") from None
+        if faults := broken(game):
+            # A rule made a value its field's `where` forbids: a mistake in the rules, never written down.
+            raise GameError("the turn was not processed, and the game is as it was: after it, "
+                            + "; ".join(str(f) for f in faults))
         named = [(m.path, g) for m, g in zip(mail, game.games_named, strict=True) if g is not None]
         if not force and named and not any(this for _, (_, this) in named):
             # Every header that names a game names another one: most likely that game's mail, given here.

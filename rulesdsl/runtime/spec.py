@@ -21,6 +21,11 @@ class FieldSpec:
     reset_each_turn: bool = False
     # Last and defaulted: modules compiled before it pass the fields above by position.
     from_scenario: bool = False  # no default: the scenario must set it; `default` only fills the slot
+    # `where`: where(g, value) holds for every value (each value of a map; a none is not checked). A state
+    # read or made that breaks it is refused with its JSON path; a turn that would break it is not committed.
+    where: Callable[[Any, Any], bool] | None = None
+    where_text: str = ""
+    line: int = 0  # the field's `.rules` line, named when a turn breaks its `where`
 
 
 @dataclass(frozen=True)

@@ -237,6 +237,9 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
     for f in spec.world_fields:
         faults.check(functools.partial(_missing, f, scenario.get("world"), "$.world"))
     faults.raise_any()
+    # Only once every value is in: a value the scenario leaves at its default must be allowed too.
+    if errors := broken(g):
+        raise StateErrors(errors)
     return g
 
 
@@ -322,4 +325,41 @@ def load(spec: RulesetSpec, data: dict[str, Any], module_file: str = "") -> Game
     g.streaks.update({k: dict(v) for k, v in eng.get("streaks", {}).items()})
     g.game_over = bool(eng.get("game_over", False))
     g.winners = list(eng.get("winners", []))
+    if errors := broken(g):
+        raise StateErrors(errors)
     return g
+
+
+def broken(g: Game) -> list[StateError]:
+    """Every value that breaks its field's `where`, in the order of the state file, each at its JSON path.
+    Checked on every state read or made and after every turn: a state no rule could have made (a negative
+    population, a warhead as the prepared missile) is refused, and a rule that would make one fails its turn."""
+    spec = g.spec
+    found: list[StateError] = []
+    for i, p in enumerate(g.all_players):
+        _broken(g, p, spec.player_fields, f"$.players[{i}]", found)
+    if spec.world_cls is not None:
+        _broken(g, g.world, spec.world_fields, "$.world", found)
+    for tspec in spec.things:
+        if any(f.where is not None for f in tspec.fields):
+            for obj in g.all[tspec.name]:
+                _broken(g, obj, tspec.fields, f"$.{tspec.name}.{obj._key}", found)
+    return found
+
+
+def _broken(g: Game, obj: Any, fields: tuple[FieldSpec, ...], path: str, found: list[StateError]) -> None:
+    for f in fields:
+        if f.where is None:
+            continue
+        value = getattr(obj, f.attr)
+        if f.type[0] == "map":
+            for key, v in _canonical_map(g, f.type[1], value).items():
+                if v is not None and not f.where(g, v):
+                    found.append(_breaks(g, f, v, f.type[2], f"{path}.{f.name}.{key}"))
+        elif value is not None and not f.where(g, value):
+            found.append(_breaks(g, f, value, f.type, f"{path}.{f.name}"))
+
+
+def _breaks(g: Game, f: FieldSpec, value: Any, ty: TypeDesc, path: str) -> StateError:
+    return StateError(path, f"{_shown(encode(value, ty))} is not allowed: `{f.name}: ... where {f.where_text}` "
+                            f"({g.spec.source} line {f.line})")
