@@ -18,25 +18,39 @@ from rulesdsl import types as T
 from rulesdsl.checker.env import Context, Env, Scope, suggest
 from rulesdsl.checker.exprs import ExprChecker
 from rulesdsl.checker.state import Checking, TemplateLoader
+from rulesdsl.runtime import report as runtime_report
 from rulesdsl.runtime.report import template_env, unsafe_attribute
 from rulesdsl.source import Source, Span, plain_file_name
 
-_ORDER_LINE = T.RecordT((("line", T.INT), ("text", T.TEXT), ("status", T.TEXT), ("reason", T.OptT(T.TEXT))))
-_REFUSED = T.RecordT((("line", T.INT), ("text", T.TEXT), ("reason", T.TEXT)))
 
-# What the engine puts in every report, beside the ruleset's own fields (see runtime/engine.py).
-BUILTIN_FIELDS: dict[str, T.Ty] = {
-    "game": T.RecordT((("id", T.TEXT), ("title", T.TEXT), ("turn", T.INT), ("unit", T.TEXT))),
-    "player": T.RecordT((("name", T.TEXT), ("account", T.TEXT), ("code", T.TEXT), ("email", T.TEXT),
-                         ("active", T.BOOL))),
-    "orders": T.RecordT((("used", T.ListT(_ORDER_LINE)), ("refused", T.ListT(_REFUSED)),
-                         ("on_file", T.ListT(T.TEXT)), ("notices", T.ListT(T.TEXT)))),
-    "news": T.ListT(T.TEXT),
-    "messages": T.ListT(T.TEXT),
-    "warnings": T.ListT(T.TEXT),
-    "game_over": T.BOOL,
-    "winners": T.ListT(T.TEXT),
-}
+def _report_ty(desc: runtime_report.ReportType) -> T.Ty:
+    if isinstance(desc, str):
+        return {"int": T.INT, "text": T.TEXT, "bool": T.BOOL}[desc]
+    kind, inner = desc
+    if kind == "list":
+        return T.ListT(_report_ty(inner))
+    if kind == "opt":
+        return T.OptT(_report_ty(inner))
+    return T.RecordT(tuple((name, _report_ty(t)) for name, t in inner))
+
+
+def _builtin_fields() -> dict[str, T.Ty]:
+    """The engine's fields of every report (runtime/report.py defines them), as the checker's types; the
+    dotted ones (`orders.used`) gathered into their record."""
+    out: dict[str, T.Ty] = {}
+    parts: dict[str, list[tuple[str, T.Ty]]] = {}
+    for name, desc, _ in runtime_report.BUILTIN_FIELDS:
+        head, _, rest = name.partition(".")
+        if rest:
+            parts.setdefault(head, []).append((rest, _report_ty(desc)))
+            out[head] = T.ANY  # the place in order; the record is made below
+        else:
+            out[name] = _report_ty(desc)
+    return {k: T.RecordT(tuple(parts[k])) if k in parts else v for k, v in out.items()}
+
+
+# What the engine puts in every report, beside the ruleset's own fields.
+BUILTIN_FIELDS: dict[str, T.Ty] = _builtin_fields()
 
 def _plain_hint(name: str) -> str:
     last = name.rstrip("/").rsplit("/", 1)[-1]

@@ -75,12 +75,42 @@ def to_data(value: Any) -> Any:
     return value
 
 
+# The fields the engine puts in every report beside the ruleset's own: their one definition. The checker
+# reads the types (templates, the report schema, names a report field cannot take), report_data fills
+# them, and docs/language.md's table is this list (a test compares them). A dotted name is a field of a
+# record (`orders.used`). Types: "int", "text", "bool", ("list", T), ("opt", T), ("record", ((name, T), ...)).
+ReportType = Any
+_ORDER_LINE = ("record", (("line", "int"), ("text", "text"), ("status", "text"), ("reason", ("opt", "text"))))
+_REFUSED = ("record", (("line", "int"), ("text", "text"), ("reason", "text")))
+BUILTIN_FIELDS: tuple[tuple[str, ReportType, str], ...] = (
+    ("game", ("record", (("id", "text"), ("title", "text"), ("turn", "int"), ("unit", "text"), ("start", "bool"))),
+     "`{id, title, turn, unit, start}`: the game's id (`CO-175`), its name (the scenario's `game.name`, else the "
+     "ruleset's title), the turn number, the `turn` setting, and whether this is the starting report (written "
+     "by `rulesdsl new`, before any order)"),
+    ("player", ("record", (("name", "text"), ("account", "text"), ("code", "text"), ("email", "text"),
+                           ("active", "bool"))),
+     "`{name, account, code, email, active}`"),
+    ("orders.used", ("list", _ORDER_LINE),
+     "the orders taken into the turn and the personal orders: `{line, text, status, reason}`; `status` is `done` "
+     "or `failed`; `line` is 0 for orders from file"),
+    ("orders.refused", ("list", _REFUSED), "the orders not accepted: `{line, text, reason}`"),
+    ("orders.on_file", ("list", "text"), "the texts of the orders kept on file for the next turn"),
+    ("orders.notices", ("list", "text"), "notices about the submissions (not processed, discarded orders)"),
+    ("news", ("list", "text"), "the turn's news"),
+    ("messages", ("list", "text"), "this player's private messages (`tell`)"),
+    ("warnings", ("list", "text"), "the victory warnings of the turn"),
+    ("game_over", "bool", "true if the game ended this turn"),
+    ("winners", ("list", "text"), "the names of the winners"),
+)
+
+
 def report_data(g: Game, p: PlayerBase) -> dict[str, Any]:
+    """The report of `p` as data: the BUILTIN_FIELDS, then the ruleset's own fields."""
     turn = g.turns.get(p._key)
     used = turn.used if turn else []
     data: dict[str, Any] = {
         "game": {"id": str(g.meta.get("id", "")), "title": str(g.meta.get("name", g.spec.title)), "turn": g.turn,
-                 "unit": g.spec.turn_unit},
+                 "unit": g.spec.turn_unit, "start": g.turn == int(g.meta.get("first_turn", 0))},
         "player": {"name": p.name, "account": p.account, "code": p.code, "email": p.email, "active": p.active},
         "orders": {
             "used": [{"line": r.line, "text": r.text, "status": r.status, "reason": r.reason} for r in used],

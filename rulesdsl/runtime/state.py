@@ -208,6 +208,8 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
     g.meta = {"number": number, "id": spec.game_id.replace("{number}", number), "name": meta.get("name", spec.title)}
     g.seed = int(scenario.get("seed", 0))
     g.turn = int(scenario.get("turn", 0))
+    if g.turn:
+        g.meta["first_turn"] = g.turn  # its reports are starting reports (report data `game.start`)
     for name, value in scenario.get("parameters", {}).items():
         ps = next(p for p in spec.params if p.name == name)
 

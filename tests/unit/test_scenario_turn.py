@@ -27,8 +27,14 @@ def test_a_game_started_at_round_4_plays_round_5_first(tmp_path: Path) -> None:
     assert state["turn"] == 4
     assert sorted(p.name for p in (folder.turns_dir / "turn-004" / "reports").iterdir()) == [
         "201-ann.json", "201-ann.txt", "202-bob.json", "202-bob.txt"]
+    start = (folder.turns_dir / "turn-004" / "reports" / "201-ann.txt").read_text(encoding="utf-8")
+    assert start.startswith("Unit nukecards -- starting position\n")
+    assert "Your first move is for\n  round 5.\n" in start
+    assert "YOUR ORDERS THIS ROUND" not in start
     result = play_round(folder, tmp_path / "orders", {"Ann": ["PICK P"], "Bob": ["PICK P"]})
     assert result.turn == 5
+    assert (result.folder / "reports" / "201-ann.txt").read_text(encoding="utf-8").startswith(
+        "Unit nukecards -- report for round 5\n")
     assert folder.turn_numbers() == [4, 5]
     ann = (result.folder / "reports" / "201-ann.txt").read_text(encoding="utf-8")
     assert "The game gives you a special card:" in ann
