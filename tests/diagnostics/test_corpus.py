@@ -6,7 +6,7 @@ with a trailing `#! CODE` comment (`{#! CODE #}` in the case's own `NAME*.j2` te
 - `rulesdsl check NAME.rules` exits 1 (0 when only warnings are expected), prints no traceback, and
   prints exactly the text kept in `__snapshots__/test_corpus/` (read it when it changes);
 - the diagnostics are exactly the marked (file, line, code) triples, errors and warnings both;
-- `--format json` fits `schemas/diagnostics.schema.json` and reports what the text reports.
+- `--format json` fits `rulesdsl/schemas/diagnostics.schema.json` and reports what the text reports.
 
 See README.md in this folder for how to write a case and update the snapshots.
 """
@@ -29,7 +29,7 @@ from rulesdsl.cli import main
 HERE = Path(__file__).resolve().parent
 CASES_DIR = HERE / "cases"
 ROOT = HERE.parents[1]
-SCHEMA = ROOT / "schemas" / "diagnostics.schema.json"
+SCHEMA = ROOT / "rulesdsl" / "schemas" / "diagnostics.schema.json"
 MIN_CASES = 50
 
 CASES = sorted(p.stem for p in CASES_DIR.glob("*.rules"))

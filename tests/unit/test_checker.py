@@ -637,7 +637,8 @@ def _json_check(paths: list[Path], capsys: pytest.CaptureFixture[str]) -> tuple[
 
 
 def _schema() -> dict[str, object]:
-    result: dict[str, object] = json.loads((ROOT / "schemas" / "diagnostics.schema.json").read_text(encoding="utf-8"))
+    schema = ROOT / "rulesdsl" / "schemas" / "diagnostics.schema.json"
+    result: dict[str, object] = json.loads(schema.read_text(encoding="utf-8"))
     return result
 
 
