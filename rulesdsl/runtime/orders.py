@@ -15,11 +15,11 @@ from typing import Any, Protocol
 from rulesdsl.runtime.core import OrderRec, PlayerBase, Thing
 from rulesdsl.runtime.spec import OrderSpec, PolicySpec
 from rulesdsl.runtime.syntax import (
+    KEYWORD,
     SPACES,
     Syntax,
     argument_after_keyword,
     ascii_upper,
-    first_word,
     header_syntax,
     keyword_of,
 )
@@ -103,6 +103,8 @@ class OrderReader:
         self.orders = orders
         self.unrun = unrun  # orders no phase runs: they take no line from another order, and refuse their own
         self.patterns = [(o, Syntax(o.pattern)) for o in orders]
+        # Each argument with its place among the syntax's placeholders, where a matched line has its text.
+        self._places = {o.name: [(a, pat.names.index(a.name)) for a in o.args] for o, pat in self.patterns}
         self.by_keyword: dict[str, list[OrderSpec]] = {}
         for o in orders:
             self.by_keyword.setdefault(keyword_of(o.pattern), []).append(o)
@@ -123,21 +125,28 @@ class OrderReader:
             if problem is not None:
                 return Parsed(None, None, problem)
         stripped = text.strip(SPACES)
-        word = first_word(stripped)
+        first = KEYWORD.match(stripped)  # as keyword_of reads a syntax's first word
+        word = ascii_upper(first.group()) if first else ""
         best_reason: str | None = None
         best_spec: OrderSpec | None = None
         unrun: OrderSpec | None = None
         for spec, pat in self._tried.get(word, self._default):
-            m = pat.match_stripped(stripped)
-            if m is None:
-                continue
+            # The first fit inline, as it reads most lines; the texts it gives keep their spaces until read.
+            fit = pat.fast.match(stripped)
+            if fit is not None:
+                texts = fit.groups()
+            else:
+                slow = pat.match_slowly(stripped)
+                if slow is None:
+                    continue
+                texts = tuple(slow[name] for name in pat.names)
             if spec.name in self.unrun:
                 unrun = unrun or spec
                 continue
             rec = OrderRec(spec.name, player, stripped, line)
             reason = None
-            for a in spec.args:
-                value, reason = read_arg(g, a.type, m[a.name], a.name)
+            for a, at in self._places[spec.name]:
+                value, reason = read_arg(g, a.type, texts[at].strip(SPACES), a.name)
                 if reason is None and (a.low is not None or a.high is not None):
                     reason = _check_range(g, a, value)
                 if reason is not None:

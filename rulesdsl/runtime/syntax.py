@@ -23,7 +23,7 @@ from typing import Any, Literal, Protocol
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 SPACES = " \t"  # the only characters read as spaces
 _PIECE = re.compile(r"[ \t,]+|[^ \t,]+")
-_KEYWORD = re.compile(r"[^, \t{]+")  # a syntax's keyword, and a line's first word
+KEYWORD = re.compile(r"[^, \t{]+")  # a syntax's keyword, and a line's first word
 _SPACE_RUN = re.compile(r"[ \t]*")
 
 _ASCII_UPPER = str.maketrans(string.ascii_lowercase, string.ascii_uppercase)
@@ -82,19 +82,13 @@ def _between_slots(pieces: list[Piece]) -> list[str]:
 
 def keyword_of(pattern: str) -> str:
     """The leading word of an order's syntax: `A` of `A,{country}`; says which order a line meant."""
-    m = _KEYWORD.match(pattern)
+    m = KEYWORD.match(pattern)
     return ascii_upper(m.group(0)) if m else ""
-
-
-def first_word(line: str) -> str:
-    """A line's first word in capitals, as `keyword_of` reads a syntax's ("" when it has none)."""
-    m = _KEYWORD.match(line)
-    return ascii_upper(m.group()) if m else ""
 
 
 def argument_after_keyword(pattern: str) -> bool:
     """True when a line's first word need not be the syntax's keyword: `A{x}` reads `Abc`."""
-    m = _KEYWORD.match(pattern)
+    m = KEYWORD.match(pattern)
     return m is None or pattern[m.end():m.end() + 1] == "{"
 
 
