@@ -235,15 +235,12 @@ def measure(spec: RulesetSpec, module_file: str, players: int, runs: int) -> dic
 
 
 # ---------------------------------------------------------------- `rulesdsl turn`, a whole process
-def cli_turn_cpu(tree: Path, runs: int, players: int = 20) -> float:
-    """Median CPU seconds (user + system) of `python -m rulesdsl turn` in `tree`, for a new `players`-player game
-    and the bench's orders, with that tree's compile cache warm."""
+def cli_turn_cpu(trees: list[Path], runs: int, players: int = 20) -> list[float]:
+    """Median CPU seconds (user + system) of `python -m rulesdsl turn` in each tree, for a new `players`-player
+    game and the bench's orders, with that tree's compile cache warm; the trees take turns, run by run, so that
+    other work on the machine falls on each alike."""
     with tempfile.TemporaryDirectory(prefix="bench-engine-cli-") as tmpdir:
         tmp = Path(tmpdir)
-        env = dict(os.environ, PYTHONPATH=str(tree), RULESDSL_CACHE=str(tmp / "cache"))
-        env.pop("RULESDSL_CHECK_REPORTS", None)
-        # Both trees as a GM runs them, with byte code cached: without it every run compiles rulesdsl again.
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
         spec = load_module(RULES, tmp / "spec-cache")[1]
         data, orders = scenario(spec, players)
         (tmp / "scenario.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
@@ -252,21 +249,27 @@ def cli_turn_cpu(tree: Path, runs: int, players: int = 20) -> float:
             (tmp / name).write_text(text, encoding="utf-8")
             files.append(str(tmp / name))
 
-        def rulesdsl(*args: str) -> float:
+        def rulesdsl(tree: int, *args: str) -> float:
+            env = dict(os.environ, PYTHONPATH=str(trees[tree]), RULESDSL_CACHE=str(tmp / f"cache-{tree}"))
+            env.pop("RULESDSL_CHECK_REPORTS", None)
+            # Each tree as a GM runs it, with byte code cached: without it every run compiles rulesdsl again.
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             subprocess.run([sys.executable, "-m", "rulesdsl", *args], env=env, cwd=tmp, check=True,
                            stdout=subprocess.DEVNULL)
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
-        rulesdsl("new", str(tree / "rulesets" / "covert.rules"), str(tmp / "template"), "--scenario",
-                 str(tmp / "scenario.yaml"))
-        times = []
+        for t, tree in enumerate(trees):
+            rulesdsl(t, "new", str(tree / "rulesets" / "covert.rules"), str(tmp / f"template-{t}"), "--scenario",
+                     str(tmp / "scenario.yaml"))
+        times: list[list[float]] = [[] for _ in trees]
         for i in range(runs + 1):  # the first fills what the caches still lack (byte code, templates)
-            game = tmp / f"game-{i}"
-            shutil.copytree(tmp / "template", game)
-            times.append(rulesdsl("turn", str(game), *files))
-        return statistics.median(times[1:])
+            for t in range(len(trees)):
+                game = tmp / f"game-{t}-{i}"
+                shutil.copytree(tmp / f"template-{t}", game)
+                times[t].append(rulesdsl(t, "turn", str(game), *files))
+        return [statistics.median(mine[1:]) for mine in times]
 
 
 def main() -> None:
@@ -302,9 +305,11 @@ def main() -> None:
         print(f"growth {n0} -> {n1} players ({n1 / n0:g}x): generated {g1 / g0:.1f}x, hand-written {h1 / h0:.1f}x"
               f"   (target <= {GROWTH_TARGET * n1 / n0 / 10:g}x)")
     if args.cli is not None:
+        trees = [ROOT, *(tree.resolve() for tree in args.cli)]
         print(f"\n`rulesdsl turn`, 20 players, CPU time (user + system), median of {args.runs}:")
-        for tree in [ROOT, *args.cli]:
-            print(f"  {tree}: {cli_turn_cpu(tree.resolve(), args.runs) * 1000:.0f} ms")
+        cpu = cli_turn_cpu(trees, args.runs)
+        for tree, seconds in zip(trees, cpu, strict=True):
+            print(f"  {tree}: {seconds * 1000:.0f} ms ({seconds / cpu[0]:.2f}x this checkout's)")
 
 
 if __name__ == "__main__":
