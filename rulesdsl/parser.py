@@ -284,6 +284,12 @@ class _Builder(Transformer[Any, Any]):
     def key_weight(self, tok: Token) -> n.RowKey:
         return n.RowKey(self.tspan(tok), "weight", None, None, Fraction(str(tok)[:-1]))
 
+    @v_args(inline=True)
+    def key_param_weight(self, tok: Token) -> n.RowKey:
+        span = self.tspan(tok)
+        name = Span(span.file, span.line, span.col, span.end_line, span.end_col - 1)
+        return n.RowKey(span, "weight", n.Name(name, str(tok)[:-1]), None, None)
+
     # -- functions
     @v_args(meta=True, inline=True)
     def param(self, meta: Any, name: Token, ty: n.TypeRef) -> n.Param:

@@ -24,7 +24,7 @@ from rulesdsl.checker.state import Checking
 Bound = Fraction | ir.ParamRef | None
 # Whether a parameter may set a range bound or a chance. Off until the code generator writes such a row
 # (`g.params[...]`) and the game's start checks it; off, a parameter there is E0206, as a name always was.
-PARAMETER_ROWS = False
+PARAMETER_ROWS = True
 
 
 def table_types(c: Checking) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from rulesdsl import __version__, ir
 from rulesdsl import types as T
+from rulesdsl.builtins import BUILTINS
 from rulesdsl.codegen import names
 from rulesdsl.codegen.writer import Writer, comment_text
 from rulesdsl.runtime import exported
@@ -221,29 +222,16 @@ class Emitter:
         return f"{obj}.{names.attr(e.name)}"
 
     def builtin(self, e: ir.Builtin) -> str:
+        """A builtin function's call, as its entry in `rulesdsl.builtins` writes it."""
+        b = BUILTINS[e.func]
         a = [self.ex(x) for x in e.args]
-        f = e.func
-        simple = {"min": "min", "max": "max", "abs": "abs", "size": "len", "length": "len"}
-        if f in simple:
-            return f"{simple[f]}({', '.join(a)})"
-        mapped = {"clamp": "clamp", "round": "to_round", "floor": "to_floor", "ceil": "to_ceil",
-                  "truncate": "truncate", "is_alnum": "is_alnum", "text": "fmt", "first": "first"}
-        if f in mapped:
-            return f"{self.rt(mapped[f])}({', '.join(a)})"
-        if f == "upper":
-            return f"{a[0]}.upper()"
-        if f == "join":
-            return f"({a[1]}).join({a[0]})"
-        if f in ("money", "amount"):
-            return a[0]
-        if f == "orders":
-            return f"g.orders_of({e.extra!r})"
-        if f == "draw":
+        fills = {"args": ", ".join(a), "extra": repr(e.extra)}
+        if b.runtime is not None:
+            fills["rt"] = self.rt(b.runtime)
+        if e.func == "draw":
             table, purpose = e.extra
-            return f"{names.table(table)}(g, g.rng({purpose!r}))"
-        if f in ("chance", "roll", "pick", "shuffle"):
-            return f"{self.rt(f)}(g.rng({e.extra!r}), {a[0]})"
-        raise AssertionError(f"unknown builtin {f}")
+            fills.update(table=names.table(table), purpose=repr(purpose))
+        return b.emit.format(*a, **fills)
 
     def loop_source(self, var: str, source: ir.Expr, where: ir.Expr | None) -> str:
         """What a loop or an aggregate goes through, as Python, read in the enclosing block.
@@ -577,7 +565,7 @@ class Emitter:
             if t.kind == "weighted":
                 w.line(f"def {names.table(t.name)}(g, rng):")
                 with w.indent():
-                    rows = ", ".join(f"({const(Fraction(wt), self.used)}, {self.ex(v)})" for wt, v in t.rows)
+                    rows = ", ".join(f"({self.bound(wt)}, {self.ex(v)})" for wt, v in t.rows)
                     w.line(f"return {self.rt('weighted_pick')}(rng, ({rows},))")
                 continue
             params = [f"k{i}" for i in range(len(t.param_types))]
@@ -594,9 +582,11 @@ class Emitter:
                     for (lo, lo_open, hi, hi_open), value in t.rows:
                         conds = []
                         if lo is not None:
-                            conds.append(_compare("k0", ">" if lo_open else ">=", lo, whole, self.used))
+                            conds.append(f"k0 {'>' if lo_open else '>='} {self.ex(lo)}" if isinstance(lo, ir.Expr)
+                                         else _compare("k0", ">" if lo_open else ">=", lo, whole, self.used))
                         if hi is not None:
-                            conds.append(_compare("k0", "<" if hi_open else "<=", hi, whole, self.used))
+                            conds.append(f"k0 {'<' if hi_open else '<='} {self.ex(hi)}" if isinstance(hi, ir.Expr)
+                                         else _compare("k0", "<" if hi_open else "<=", hi, whole, self.used))
                         w.line(f"if {' and '.join(conds) or 'True'}:", value.line)
                         with w.indent():
                             w.line(f"return {self.ex(value)}")
@@ -608,6 +598,32 @@ class Emitter:
                     with w.indent():
                         self.table_rows(t)
                     w.line(f"}}, ({key},))")
+
+    def bound(self, b: Any) -> str:
+        """A range bound or a chance: a number, or a parameter that sets it (`g.params[...]`)."""
+        return self.ex(b) if isinstance(b, ir.Expr) else const(Fraction(b), self.used)
+
+    def table_checks(self) -> None:
+        """`table_checks=(...)`: tables whose bounds or chances parameters set, checked when a game starts."""
+        w = self.w
+        decided = [t for t in self.p.tables if t.decided_by]
+        if not decided:
+            return  # only a ruleset with such tables names them, so other modules read the same
+        self.used.add("TableCheckSpec")
+        w.line("table_checks=(")
+        with w.indent():
+            for t in decided:
+                if t.kind == "weighted":
+                    rows = ", ".join(self.bound(wt) for wt, _ in t.rows)
+                    whole = ""
+                else:
+                    rows = ", ".join(f"({self.bound(lo) if lo is not None else 'None'}, {lo_open!r}, "
+                                     f"{self.bound(hi) if hi is not None else 'None'}, {hi_open!r})"
+                                     for (lo, lo_open, hi, hi_open), _ in t.rows)
+                    whole = f", whole={not t.param_types[0].decimal!r}"  # type: ignore[attr-defined]
+                w.line(f"TableCheckSpec(table={t.name!r}, kind={t.kind!r}, params={t.decided_by!r}, "
+                       f"rows=lambda g: ({rows},){whole}),")
+        w.line("),")
 
     def functions(self) -> None:
         w = self.w
@@ -838,6 +854,7 @@ class Emitter:
                 if p.unrun_orders:
                     # Only a ruleset with such orders names them, so other modules read the same.
                     w.line(f"unrun_orders={p.unrun_orders!r},")
+                self.table_checks()
                 w.line("report=report_data,")
                 rep = p.report
                 w.line(f"template={(rep.template if rep else '')!r},")

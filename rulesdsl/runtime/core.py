@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import operator
 import random
@@ -371,3 +372,36 @@ def mremove(m: dict[str, Any], key: Thing, value: Any, default: Any) -> None:
     items = list(m.get(key._key, default))
     remove_item(items, value)
     mset(m, key, items, default)
+
+
+def table_problem(table: str, kind: str, rows: Sequence[Any], whole: bool = True) -> str | None:
+    """What is wrong with a table's rows once its parameters are known, in the checker's words; None if nothing.
+
+    Chances must each be above 0 and add up to 100; ranges must hold a key each, not overlap, and leave
+    no gap between them (for a whole-number key, 0 to 4 then 5 to 9 leaves none).
+    """
+    if kind == "weighted":
+        weights = [Fraction(w) for w in rows]
+        if any(w <= 0 for w in weights):
+            return f"a chance of `{table}` is not above 0%"
+        total = sum(weights, Fraction(0))
+        return None if total == 100 else f"the chances of `{table}` add up to {float(total):g}%, not 100%"
+    # Each row as (low, low_open, high, high_open); a whole-number key makes it closed, on whole numbers.
+    spans = []
+    for lo, lo_open, hi, hi_open in rows:
+        lo = None if lo is None else Fraction(lo)
+        hi = None if hi is None else Fraction(hi)
+        if whole:
+            lo = None if lo is None else Fraction(math.floor(lo) + 1 if lo_open or lo.denominator != 1 else lo)
+            hi = None if hi is None else Fraction(math.ceil(hi) - 1 if hi_open or hi.denominator != 1 else hi)
+            lo_open = hi_open = False
+        if lo is not None and hi is not None and (lo > hi or (lo == hi and (lo_open or hi_open))):
+            return f"a row of `{table}` takes no key"
+        spans.append((lo, lo_open, hi, hi_open))
+    spans.sort(key=lambda s: (s[0] is not None, s[0] or 0, s[1]))
+    for (_, _, hi, hi_open), (lo, lo_open, _, _) in itertools.pairwise(spans):
+        if hi is None or lo is None or lo < hi or (lo == hi and not lo_open and not hi_open):
+            return f"two rows of `{table}` take the same key"
+        if (lo - hi > 1) if whole else (lo > hi or (lo_open and hi_open)):
+            return f"`{table}` has no row for the keys above {float(hi):g} and below {float(lo):g}"
+    return None

@@ -102,6 +102,18 @@ class PhaseSpec:
 
 
 @dataclass(frozen=True)
+class TableCheckSpec:
+    """A table whose range bounds or chances parameters set: checked when a game starts, as the checker checks
+    literal rows. `rows(g)` gives the weights (weighted) or (low, low_open, high, high_open) (range)."""
+
+    table: str
+    kind: str  # "weighted" or "range"
+    params: tuple[str, ...]
+    rows: Fn
+    whole: bool = True  # a range table's key is int or money: only whole keys count for a gap
+
+
+@dataclass(frozen=True)
 class VictorySpec:
     name: str
     when: Fn  # when(g, p) -> bool
@@ -139,6 +151,7 @@ class RulesetSpec:
     world_cls: type | None = None  # None: the ruleset has no `world { ... }` block
     world_fields: tuple[FieldSpec, ...] = ()
     unrun_orders: tuple[str, ...] = ()  # game orders that no phase runs: the game refuses their lines
+    table_checks: tuple[TableCheckSpec, ...] = ()  # tables parameters decide, checked when a game starts
 
     def player_attr(self, name: str | None) -> str | None:
         """The Python attribute of the player field `name` (a field named `class` is `class_`)."""

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from rulesdsl.runtime.core import PlayerBase, Thing
+from rulesdsl.runtime.core import PlayerBase, Thing, table_problem
 from rulesdsl.runtime.engine import Game
-from rulesdsl.runtime.spec import FieldSpec, RulesetSpec, TypeDesc
+from rulesdsl.runtime.spec import FieldSpec, RulesetSpec, TableCheckSpec, TypeDesc
 
 STATE_FORMAT = 1
 # Whole numbers of more than 18 digits are no sane count, amount or seed, and cost time to read; a decimal's
@@ -238,11 +238,22 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
     faults.check(lambda: _set_world(g, scenario, faults))
     for f in spec.world_fields:
         faults.check(functools.partial(_missing, f, scenario.get("world"), "$.world"))
+    for tc in spec.table_checks:
+        faults.check(functools.partial(_check_table, g, tc))
     faults.raise_any()
     # Only once every value is in: a value the scenario leaves at its default must be allowed too.
     if errors := broken(g):
         raise StateErrors(errors)
     return g
+
+
+def _check_table(g: Game, tc: TableCheckSpec) -> None:
+    """A table whose bounds or chances parameters set must, with the scenario's values, be one the checker
+    would have passed: the fault names the first of those parameters."""
+    problem = table_problem(tc.table, tc.kind, tc.rows(g), tc.whole)
+    if problem is not None:
+        shown = ", ".join(f"{p} = {g.params[p]}" for p in tc.params)
+        raise StateError(f"$.parameters.{tc.params[0]}", f"{problem} ({shown})")
 
 
 def _set_world(g: Game, data: dict[str, Any], faults: _Faults | None = None) -> None:
