@@ -40,11 +40,6 @@ class Mail:
     notice: str | None = None  # why the player's orders in it are not processed, for the player
     lines: list[tuple[int, str]] = field(default_factory=list)  # (line number, text as written), none blank
 
-    @property
-    def taken(self) -> bool:
-        """Whether the player's orders in it are read: the header names a player, rightly."""
-        return self.player is not None and self.notice is None
-
 
 @dataclass
 class Accepted:
