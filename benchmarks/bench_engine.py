@@ -11,14 +11,18 @@ outcome, every message and every player's report data); then each is timed `--ru
 median kept. Times are CPU time of this process (time.process_time), so that other work on the machine counts
 less. Timed are the steps the rules decide: the phases (dawn, messages, superspies, ..., new_codes, with
 the orders each runs: checks, cost and effect), the victory conditions, and every player's report data (the
-ruleset's own fields). Not timed, on either side: reading the mail and choosing the day's orders, the resets at
-the start of a day and the order budget at its end (engine bookkeeping, the same for every ruleset).
+ruleset's own fields, all players' under one runtime.core.unchanging window: nothing changes while reports are
+written, so a function they all call is worked out once). Not timed, on either side: reading the mail and
+choosing the day's orders, the resets at the start of a day and the order budget at its end (engine
+bookkeeping, the same for every ruleset).
 
-Targets (issue 10 section 5): generated within 1.25x of hand-written; from 20 to 200 players at most 12x the time.
+Targets (issue 10 section 5): generated within 1.25x of hand-written; from 20 to 200 players at most 12x the time;
+the whole `rulesdsl turn` of 20 players at most half the CPU time of commit 1635035.
 
 --cli TREE... also times the whole `rulesdsl turn` of a 20-player game in CPU time (user + system of the child
 process, median of --runs), in this checkout and in each TREE given (another checkout of rulesdsl, such as a
-`git worktree add /tmp/base 1635035`), each with its own compile cache made warm by one turn first.
+`git worktree add /tmp/base 1635035`), taking turns run by run, each tree with its own compile cache made warm
+by one turn first and its byte code cached.
 """
 
 from __future__ import annotations
