@@ -12,9 +12,9 @@ from rulesdsl.checker.decls import const_value
 from rulesdsl.checker.env import Context, Env, Scope, suggest
 from rulesdsl.checker.exprs import ExprChecker, literal_number
 from rulesdsl.checker.state import Checking
+from rulesdsl.runtime import syntax
 from rulesdsl.source import Span
 
-PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 HEADER_SLOTS = {"game", "account", "code"}
 
 
@@ -45,7 +45,7 @@ def _policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
     for s in settings:
         if s.kind == "header":
             header = s.strings
-            slots = [m for line in header for m in PLACEHOLDER.findall(line)]
+            slots = [m for line in header for m in syntax.placeholders(line)]
             unknown = [slot for slot in slots if slot not in HEADER_SLOTS]
             missing = [need for need in ("account", "code") if need not in slots]
             for slot in unknown:
@@ -222,7 +222,7 @@ def orders(c: Checking) -> None:
     env, checker, pol = c.env, c.exprs, c.program.policy
     out = []
     for name, d in env.orders.items():
-        placeholders = PLACEHOLDER.findall(d.pattern)
+        placeholders = syntax.placeholders(d.pattern)
         if d.kind in ("stop", "discard"):
             if placeholders:
                 env.diags.error(d.pattern_span, "E0406", f"a {d.kind} order takes no arguments")
