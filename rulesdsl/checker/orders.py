@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import re
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
@@ -247,12 +246,11 @@ def orders(c: Checking) -> None:
             elif placeholders.count(a.name) > 1:
                 env.diags.error(_in_pattern(d, "{" + a.name + "}", second=True), "E0407",
                                 f"`{{{a.name}}}` appears twice in the syntax")
-        if not re.match(r"^[^{}\s]", d.pattern):
+        if not syntax.starts_with_keyword(d.pattern):
             env.diags.error(d.pattern_span, "E0409", "an order's syntax starts with its keyword, like \"A,{country}\"")
-        for i in range(len(d.pattern) - 1):
-            if d.pattern[i] == "}" and d.pattern[i + 1] == "{":
-                env.diags.error(_in_pattern(d, "}{"), "E0409", "two arguments need something between them",
-                                help="separate them with a comma or a space")
+        for _ in syntax.touching_placeholders(d.pattern):
+            env.diags.error(_in_pattern(d, "}{"), "E0409", "two arguments need something between them",
+                            help="separate them with a comma or a space")
         env.order_args[name] = {arg.name: arg.ty for arg in args}
         scope = Scope()
         for arg in args:

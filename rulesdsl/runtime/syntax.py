@@ -86,6 +86,17 @@ def keyword_of(pattern: str) -> str:
     return ascii_upper(m.group(0)) if m else ""
 
 
+def starts_with_keyword(pattern: str) -> bool:
+    """An order's syntax starts with a word (`A,{country}`): what tells the reader which order a line is."""
+    return re.match(r"[^{}\s]", pattern) is not None
+
+
+def touching_placeholders(pattern: str) -> list[int]:
+    """Where two placeholders touch (`{a}{b}`), by the offset of the `}{`: nothing could tell where the
+    first argument ends."""
+    return [i for i in range(len(pattern) - 1) if pattern[i:i + 2] == "}{"]
+
+
 def argument_after_keyword(pattern: str) -> bool:
     """True when a line's first word need not be the syntax's keyword: `A{x}` reads `Abc`."""
     m = KEYWORD.match(pattern)

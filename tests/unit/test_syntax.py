@@ -17,6 +17,8 @@ from rulesdsl.runtime.syntax import (
     placeholders,
     shadows,
     split,
+    starts_with_keyword,
+    touching_placeholders,
 )
 from tests.unit.rulestools import BASE, check_text, show
 
@@ -161,3 +163,11 @@ def test_a_word_shadowed_by_a_number_argument_is_one_the_engine_reads_as_a_numbe
         "phase q {\n run any\n run odd\n}\n"
     checked = check_text(tmp_path, text)
     assert [d.code for d in checked.diagnostics] == codes, show(checked.diagnostics)
+
+
+def test_the_rules_of_a_syntax_the_checker_words_as_e0409() -> None:
+    assert starts_with_keyword("A,{country}")
+    assert not starts_with_keyword("{country},A")
+    assert not starts_with_keyword(" A")
+    assert touching_placeholders("GO {a}{b} TO {c}{d}") == [5, 15]
+    assert touching_placeholders("GO {a} {b}") == []
