@@ -36,7 +36,7 @@ from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, lock_new_staging, r
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.names import order_file, report_base
 from rulesdsl.game.schemafit import fits
-from rulesdsl.runtime.core import PlayerBase, RulesError
+from rulesdsl.runtime.core import PlayerBase, RulesError, unchanging
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.orders import shown
 from rulesdsl.runtime.report import checking_reports, render, report_data, validate_report
@@ -450,20 +450,24 @@ def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folde
     staging.mkdir(folder)
     written = []
     template = load_template(game.spec)
-    for p in players:
-        try:
-            data = report_data(game, p)
-            if checking_reports():
-                validate_report(game.spec, data)
-            text = render(game.spec, data, template)
-        except RulesError as e:
-            raise GameError(f"{failed}: {e}") from None
-        except Exception as e:
-            raise GameError(f"{failed}: the report of {p.name} failed: {e}") from None
-        base = report_base(p.account, p.name)
-        path = staging.write(f"{folder}/{base}.txt", text.encode("utf-8"))
-        staging.write(f"{folder}/{base}.json", (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
-        written.append((p.name, path))
+    # One window for all the reports: the state does not change while they are written, so a function every
+    # report calls (a country's controller) is worked out once for the turn, not once per player.
+    with unchanging(game):
+        for p in players:
+            try:
+                data = report_data(game, p)
+                if checking_reports():
+                    validate_report(game.spec, data)
+                text = render(game.spec, data, template)
+            except RulesError as e:
+                raise GameError(f"{failed}: {e}") from None
+            except Exception as e:
+                raise GameError(f"{failed}: the report of {p.name} failed: {e}") from None
+            base = report_base(p.account, p.name)
+            path = staging.write(f"{folder}/{base}.txt", text.encode("utf-8"))
+            as_json = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+            staging.write(f"{folder}/{base}.json", as_json.encode("utf-8"))
+            written.append((p.name, path))
     return written
 
 

@@ -31,8 +31,11 @@ class Thing:
 class PlayerBase(Thing):
     """Base of the generated Player class: the built-in fields every game has."""
 
-    __slots__ = ("account", "active", "code", "email", "name")
+    __slots__ = ("_active", "account", "code", "email", "name")
     TYPE = "Player"
+    # How many times a player's `active` has changed in this process. Generated code sets `p.active` itself,
+    # so this is how Game.players() knows that its list of the active players still holds.
+    active_changes = 0
 
     def __init__(self, key: str, ordinal: int) -> None:
         super().__init__(key, ordinal)
@@ -40,7 +43,17 @@ class PlayerBase(Thing):
         self.account = key
         self.code = ""
         self.email = ""
-        self.active = True
+        self._active = True
+
+    @property
+    def active(self) -> bool:
+        return self._active
+
+    @active.setter
+    def active(self, value: bool) -> None:
+        if value != self._active:
+            PlayerBase.active_changes += 1
+        self._active = value
 
 
 class WorldBase:

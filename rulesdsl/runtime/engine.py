@@ -63,6 +63,10 @@ class Game:
         self.meta: dict[str, Any] = {}
         self.params: dict[str, Any] = {p.name: p.default for p in spec.params}
         self.all_players: list[PlayerBase] = []
+        # players(), and the count of changes to `active` and the list of all players it was made from
+        self._active: list[PlayerBase] = []
+        self._active_when = (-1, 0)
+        self._active_of: list[PlayerBase] | None = None
         self.world: WorldBase = (spec.world_cls or WorldBase)()
         self.all: dict[str, list[Thing]] = {}
         self.index: dict[str, dict[str, Thing]] = {}
@@ -93,7 +97,13 @@ class Game:
 
     # ------------------------------------------------------------ what generated code calls
     def players(self) -> list[PlayerBase]:
-        return [p for p in self.all_players if p.active]
+        """The active players, in game order. Generated code asks very often, so the list is kept while no
+        player's `active` has changed (PlayerBase counts each change) and no player has been added."""
+        now = (PlayerBase.active_changes, len(self.all_players))
+        if now != self._active_when or self._active_of is not self.all_players:
+            self._active = [p for p in self.all_players if p.active]
+            self._active_when, self._active_of = now, self.all_players
+        return self._active.copy()  # a copy: the rules may add to or remove from a `let` of players
 
     def rng(self, purpose: str) -> random.Random:
         """One stream per purpose and turn: a new draw somewhere never shifts the draws elsewhere."""
@@ -235,8 +245,10 @@ class Game:
     def _execute(self, spec: OrderSpec, rec: OrderRec) -> None:
         """Carries out one order, a game order that a phase runs or a personal one as its mail is read: its
         checks, its cost, its effect. It is done, or failed with the reason."""
-        with self.doing(f'order "{rec.text}" of {rec.player.name}'):
-            reason = self._carry_out(spec, rec.player, rec)
+        # doing()'s save and restore, written out: a context manager per order was a fifth of a day's phases.
+        before, self._doing = self._doing, f'order "{rec.text}" of {rec.player.name}'
+        reason = self._carry_out(spec, rec.player, rec)
+        self._doing = before
         if reason is not None:
             rec.status, rec.reason = "failed", reason
             return

@@ -115,3 +115,20 @@ def test_a_spoilt_cache_file_is_compiled_again(tmp_path: Path, monkeypatch: pyte
     cached.write_bytes(b"\xff\xfe")
     assert _fresh("{{ 6 * 7 }}").render() == "42"
     assert "def root(" in cached.read_text(encoding="utf-8")
+
+
+def test_the_templates_code_is_kept_as_marshalled_code_and_used_only_for_its_own_source(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path))
+    assert _fresh("{{ 6 * 7 }}").render() == "42"
+    [code] = tmp_path.glob("template_*.code")
+    made = code.read_bytes()
+    # Read back, not compiled: compile() is not called for the second process.
+    monkeypatch.setattr("builtins.compile", lambda *a, **k: (_ for _ in ()).throw(AssertionError("compiled")))
+    assert _fresh("{{ 6 * 7 }}").render() == "42"
+    monkeypatch.undo()
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path))
+    # Spoilt, it is made again from the source beside it.
+    code.write_bytes(made[:20] + b"\x00garbage")
+    assert _fresh("{{ 6 * 7 }}").render() == "42"
+    assert code.read_bytes() == made
