@@ -93,7 +93,7 @@ class Game:
         # this game; None where the header names no game. Mail that names only other games is most likely
         # another game's mail given by mistake: the game folder refuses such a turn.
         self.games_named: list[tuple[str, bool] | None] = []
-        self._doing = ""
+        self._doing: str | OrderRec = ""  # for locate: a phase's or report's words, or the order carried out
 
     # ------------------------------------------------------------ what generated code calls
     def players(self) -> list[PlayerBase]:
@@ -187,7 +187,10 @@ class Game:
             msg = "division by zero"
         elif isinstance(exc, RecursionError):
             msg = "a function or procedure calls itself without end"
-        return RulesError(msg, self.spec.source if line else "", line, self._doing, rule if line else "")
+        doing = self._doing
+        if isinstance(doing, OrderRec):
+            doing = f'order "{doing.text}" of {doing.player.name}'
+        return RulesError(msg, self.spec.source if line else "", line, doing, rule if line else "")
 
     def _reset_fields(self) -> None:
         for tspec in self.spec.things:
@@ -246,7 +249,7 @@ class Game:
         """Carries out one order, a game order that a phase runs or a personal one as its mail is read: its
         checks, its cost, its effect. It is done, or failed with the reason."""
         # doing()'s save and restore, written out: a context manager per order was a fifth of a day's phases.
-        before, self._doing = self._doing, f'order "{rec.text}" of {rec.player.name}'
+        before, self._doing = self._doing, rec  # worded only if an error needs it (locate)
         reason = self._carry_out(spec, rec.player, rec)
         self._doing = before
         if reason is not None:
