@@ -240,6 +240,10 @@ class Emitter:
         c.influence[p] > 0`), the loop goes through the keys that value stores instead of every player or
         thing: the same items in the same order, found in the few stored rather than among all (see
         `_stored_test`; `loop_condition` adds what `players` would have kept to the condition)."""
+        if isinstance(source, ir.Builtin) and source.func == "orders":
+            # Every loop and aggregate goes through a copy or makes a new value, so the engine's own list of
+            # the turn's orders is read in place, not copied first as a value of `orders(kind)` is.
+            return f"g.orders_read({source.extra!r})"
         test = _stored_test(var, source, where)
         if test is None:
             return self.ex(source)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import random
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -120,7 +120,13 @@ class Game:
         self.turns.setdefault(player._key, PlayerTurn()).messages.append(text)
 
     def orders_of(self, kind: str) -> list[OrderRec]:
-        return list(self._executed.get(kind, []))
+        """`orders(kind)` as a value: a list of its own, which the rules may change."""
+        return list(self._executed.get(kind, ()))
+
+    def orders_read(self, kind: str) -> Sequence[OrderRec]:
+        """`orders(kind)` where a loop or an aggregate only goes through it: the engine's own list, not a copy.
+        Read-only by contract: what the generated code loops over is copied first or only read."""
+        return self._executed.get(kind, ())
 
     def run(self, kind: str) -> None:
         """Carries out this turn's orders of one kind, in the order chosen (`_choose`)."""
