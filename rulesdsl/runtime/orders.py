@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+import weakref
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -44,6 +45,26 @@ class GameView(Protocol):
 
     all_players: list[PlayerBase]
     lookup: dict[str, dict[str, Thing]]
+
+
+_WRITTEN: weakref.WeakKeyDictionary[Any, tuple[list[PlayerBase], int, dict[str, PlayerBase]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def players_written(g: GameView) -> dict[str, PlayerBase]:
+    """Each player by account and by name in ASCII capitals, as a line may name one; where two players share
+    a word, the first in order, as going through the players would find. Kept for the game while its list
+    of players stays (accounts and names do not change while a game runs): reading an argument was a search
+    of every player, quadratic in a big game."""
+    kept = _WRITTEN.get(g)
+    if kept is not None and kept[0] is g.all_players and kept[1] == len(g.all_players):
+        return kept[2]
+    table: dict[str, PlayerBase] = {}
+    for p in g.all_players:
+        table.setdefault(ascii_upper(p._key), p)
+        table.setdefault(ascii_upper(p.name), p)
+    _WRITTEN[g] = (g.all_players, len(g.all_players), table)
+    return table
 
 
 def is_control(ch: str) -> bool:
@@ -179,10 +200,8 @@ def read_arg(g: GameView, ty: tuple[Any, ...], raw: str, name: str) -> tuple[Any
         thing = ty[1]
         key = ascii_upper(raw)
         if thing == "Player":
-            for p in g.all_players:
-                if ascii_upper(p._key) == key or ascii_upper(p.name) == key:
-                    return p, None
-            return None, f"there is no player \"{raw}\""
+            player = players_written(g).get(key)
+            return (player, None) if player is not None else (None, f"there is no player \"{raw}\"")
         # The lookup's keys are in capitals as str.upper() makes them; the key must also be the same
         # in ASCII capitals, or "ß" would be read as a thing keyed "SS".
         obj = g.lookup[thing].get(key)
