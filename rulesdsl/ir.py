@@ -53,14 +53,15 @@ def spanned(node: N, span: Span) -> N:
 
 
 N = TypeVar("N", bound="Node")
+# Types, names and literal values never hold a node; `Table.left_out` holds values no row has (see there).
+_NOT_CHILDREN = frozenset({"span", "ty", "line", "name", "left_out"})
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _child_fields(cls: type) -> tuple[str, ...]:
     names = _CHILD_FIELDS.get(cls)
     if names is None:
-        # Types, names and literal values never hold a node; the rest may (directly or in tuples).
-        names = tuple(f.name for f in dataclasses.fields(cls) if f.name not in ("span", "ty", "line", "name"))
+        names = tuple(f.name for f in dataclasses.fields(cls) if f.name not in _NOT_CHILDREN)
         _CHILD_FIELDS[cls] = names
     return names
 
@@ -345,6 +346,14 @@ class Instance(Node):
 
 
 @dataclass(frozen=True)
+class RowSpan:
+    """Where a table's row is written: the whole row, and each of its keys (a range row's bounds are one key)."""
+
+    row: Span
+    keys: tuple[Span, ...]
+
+
+@dataclass(frozen=True)
 class Table(Node):
     name: str
     kind: str  # exact, range, weighted
@@ -352,11 +361,18 @@ class Table(Node):
     result: Ty
     # exact: ((key values...), value); range: ((low, low_open, high, high_open), value) per param;
     # weighted: (weight, value). A range bound or a weight is a number, or a ParamRef where a parameter sets it.
+    # A range row whose range is empty is here too: it is phase 3 that says so (E0223), and then no code is made.
     rows: tuple[tuple[Any, Expr], ...]
     line: int
     # Parameters that set a bound or a chance: what the checker proves of literal rows (chances add up to
     # 100%, ranges neither overlap nor leave a gap) is checked again when the game starts.
     decided_by: tuple[str, ...] = ()
+    # Where each of `rows` is written, in the same order: phase 3's messages point at a row or at a key.
+    row_spans: tuple[RowSpan, ...] = field(default=(), compare=False, repr=False)
+    # The values of rows that are not in `rows`, each with its error (keys that could not be read, a key an
+    # earlier row has): a text among them still reaches players once the mistake is fixed, so phase 3 judges
+    # its secrets. Not children: a pass over what the table holds must not meet rows it does not have.
+    left_out: tuple[Expr, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)

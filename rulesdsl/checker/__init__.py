@@ -8,15 +8,15 @@ The checker runs three phases, each a tuple of plain functions of one `Checking`
 2. CHECK_BODIES: each default, table row, function, procedure, order, phase, victory and report field is
    checked once, into the IR. A body needed sooner (a default calling a function) is checked on demand
    and kept (`bodies.Bodies`).
-3. ANALYSE: checks over the finished IR and names: orders never run, shadowed syntaxes, unused groups,
-   table reads that stop a turn, unused names; then the schemas.
+3. ANALYSE: checks over the finished IR and names: range tables' coverage, orders never run, shadowed
+   syntaxes, unused groups, table reads that stop a turn, unused names; then the schemas.
 """
 
 from __future__ import annotations
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
-from rulesdsl.checker import analyse, bodies, decls, lookups, orders, report, tables
+from rulesdsl.checker import analyse, bodies, coverage, decls, lookups, orders, report, tables
 from rulesdsl.checker.env import Env
 from rulesdsl.checker.state import Checking, Pass, TemplateLoader
 from rulesdsl.diagnostics import DiagnosticBag
@@ -38,7 +38,7 @@ CHECK_BODIES: tuple[Pass, ...] = (
     bodies.functions,    # each body once; a default or a call may have needed it sooner
     bodies.defaults,     # field defaults, likewise
     bodies.field_wheres,  # what each field's values must be (`where`)
-    tables.tables,       # rows: values, keys, chances, ranges
+    tables.tables,       # rows: values, keys and chances; each row's bounds as read
     bodies.procedures,
     orders.policy,       # the `orders { ... }` block
     orders.orders,
@@ -48,6 +48,7 @@ CHECK_BODIES: tuple[Pass, ...] = (
     bodies.declarations,  # things, players and the world as the code generator reads them
 )
 ANALYSE: tuple[Pass, ...] = (
+    coverage.check,      # range tables: empty rows, rows never used, overlaps, gaps (E0223-E0226, W0203)
     orders.unrun,        # game orders no phase runs (W0102)
     analyse.shadowed,    # syntaxes an earlier order always takes first
     orders.unused_groups,

@@ -1,7 +1,9 @@
 """Table AST -> IR: key and result types (phase 1), then each table's rows, chances and ranges (phase 2).
 
 Rows are checked for what a turn would stumble on: a key with two rows, a combination of things with
-none, chances that do not add up to 100%, ranges that overlap, leave gaps or can never be used.
+none, chances that do not add up to 100%. Each row goes into the IR with where it is written
+(`ir.RowSpan`), so that phase 3 (checker/coverage.py) proves that ranges are not empty, do not overlap,
+leave no gap and can all be used.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from rulesdsl import types as T
 from rulesdsl.checker import ranges
 from rulesdsl.checker.decls import and_, const_value
 from rulesdsl.checker.env import Context, Env, Scope
-from rulesdsl.checker.ranges import HIGHEST, LOWEST, Keys, describe, row_keys, uncovered
 from rulesdsl.checker.state import Checking
 
 # A bound of a range row: a number, a parameter (known when the game starts), or None for no bound.
@@ -78,7 +79,7 @@ def _parameter(env: Env, e: n.Expr | None, want: T.Ty, what: str) -> ir.ParamRef
 
 
 def tables(c: Checking) -> None:
-    """Each table's rows: values, keys, chances and ranges, and the keys no row covers."""
+    """Each table's rows: values, keys and chances, and the things no row covers; ranges wait for phase 3."""
     env, checker = c.env, c.exprs
     out = []
     for name, d in list(env.tables.items()):
@@ -96,32 +97,39 @@ def tables(c: Checking) -> None:
         if not d.params:
             env.diags.error(d.span, "E0216", f"table `{name}` needs its keys: `table {name}(x: int) -> ...`",
                             help="or make it `weighted` to draw from it")
+            out.append(ir.Table(name, "exact", ptypes, result, (), d.span.line, span=d.span, left_out=tuple(values)))
             continue
         ranged = any(k.kind not in ("exact",) for r in d.rows for k in r.keys)
         if ranged:
             out.append(_ranged(env, d, ptypes, result, values))
             continue
         seen: dict[tuple[Any, ...], n.TableRow] = {}
+        spans: list[ir.RowSpan] = []
+        left_out: list[ir.Expr] = []
         complete = True  # every row's keys could be read: only then is a missing combination worth saying
         for row, v in zip(d.rows, values, strict=True):
             if len(row.keys) != len(ptypes):
                 env.diags.error(row.span, "E0217", f"`{name}` has {_keys_named(d)}; this row gives "
                                 f"{len(row.keys)}", help=f"write each row as `{_row_example(env, d, ptypes)}`")
                 complete = False
+                left_out.append(v)
                 continue
             mark = len(env.diags.items)
             key = tuple(const_value(env, k.low, pt, f"a key of `{name}`")  # type: ignore[arg-type]
                         for k, pt in zip(row.keys, ptypes, strict=True))
             if len(env.diags.items) > mark:
                 complete = False
+                left_out.append(v)
                 continue
             first = seen.get(key)
             if first is not None:
                 env.diags.error(row.span, "E0218", f"`{name}` has two rows for {_key_text(key, ptypes)}: the "
                                 f"first is at line {first.span.line}", help="keep one of them")
+                left_out.append(v)
                 continue
             seen[key] = row
             rows.append((key, v))
+            spans.append(_where(row))
         # Thing-keyed tables must cover every combination: a missing cell would fail mid-turn.
         thing_params = [pt.name for pt in ptypes if isinstance(pt, T.ThingT) and pt.name in env.things]
         if complete and ptypes and len(thing_params) == len(ptypes):
@@ -130,8 +138,13 @@ def tables(c: Checking) -> None:
                     env.diags.error(d.span, "E0219", f"table `{name}` has no row for {', '.join(combo)}",
                                     help="every combination needs a row")
                     break
-        out.append(ir.Table(name, "exact", ptypes, result, tuple(rows), d.span.line, span=d.span))
+        out.append(ir.Table(name, "exact", ptypes, result, tuple(rows), d.span.line, span=d.span,
+                            row_spans=tuple(spans), left_out=tuple(left_out)))
     c.program.tables = out
+
+
+def _where(row: n.TableRow) -> ir.RowSpan:
+    return ir.RowSpan(row.span, tuple(k.span for k in row.keys))
 
 
 def _type_text(ref: n.TypeRef) -> str:
@@ -187,6 +200,8 @@ def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> 
                         help=f"write `table {d.name} -> {_type_text(d.result)} weighted {{ ... }}`")
     total = Fraction(0)
     rows: list[tuple[Any, ir.Expr]] = []
+    spans: list[ir.RowSpan] = []
+    left_out: list[ir.Expr] = []
     set_by: list[str] = []  # parameters that set a chance: the sum is theirs to make up, at the game's start
     readable = True  # a row not written `N%: value` has no chance to add: the sum would be wrong too
     for row, v in zip(d.rows, values, strict=True):
@@ -196,6 +211,7 @@ def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> 
         if param is not None:
             set_by.append(param.name)
             rows.append((param, v))
+            spans.append(_where(row))
             continue
         if len(row.keys) != 1 or row.keys[0].kind != "weight":
             help = None
@@ -205,12 +221,14 @@ def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> 
             env.diags.error(row.span, "E0220", "a weighted table's rows are `CHANCE%: value`, like `50%: 200`",
                             help=help)
             readable = False
+            left_out.append(v)
             continue
         w = row.keys[0].weight or Fraction(0)
         if w <= 0:
             env.diags.error(row.span, "E0220", "a chance must be more than 0%")
         total += w
         rows.append((w, v))
+        spans.append(_where(row))
     if readable and set_by and total >= 100:
         shown = f"{float(total):g}%"
         env.diags.error(d.span, "E0221", f"the chances of `{d.name}` written as numbers add up to {shown} already, "
@@ -220,7 +238,8 @@ def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> 
         shown = f"{float(total):g}%"
         env.diags.error(d.span, "E0221", f"the chances of `{d.name}` add up to {shown}, not 100%",
                         help=f"{'add' if total < 100 else 'remove'} {abs(float(100 - total)):g}% somewhere")
-    return ir.Table(d.name, "weighted", (), result, tuple(rows), d.span.line, tuple(set_by), span=d.span)
+    return ir.Table(d.name, "weighted", (), result, tuple(rows), d.span.line, tuple(set_by), span=d.span,
+                    row_spans=tuple(spans), left_out=tuple(left_out))
 
 
 def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, values: list[ir.Expr]) -> ir.Table:
@@ -233,17 +252,17 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
         else:
             env.diags.error(d.span, "E0222", f"`{d.name}` has rows with ranges, so it takes one number key, "
                             f"not {len(ptypes)}", help="`below`, `from` and `to` compare one number")
-        return ir.Table(d.name, "range", ptypes, result, (), d.span.line, span=d.span)
+        return ir.Table(d.name, "range", ptypes, result, (), d.span.line, span=d.span, left_out=tuple(values))
     pt = ptypes[0]
     integer = not pt.decimal
-    intervals: list[tuple[Bound, bool, Bound, bool, n.TableRow, ir.Expr]] = []
-    complete = True  # every row's keys are known: only then can a gap be told from a row left unread
+    intervals: list[tuple[Bound, bool, Bound, bool, ir.RowSpan, ir.Expr]] = []
+    left_out: list[ir.Expr] = []  # rows whose keys are unknown: a gap may be theirs, so phase 3 says none
     for row, v in zip(d.rows, values, strict=True):
         if len(row.keys) != 1:
             env.diags.error(row.span, "E0217", f"`{d.name}` has {_keys_named(d)}; this row gives {len(row.keys)}",
                             help="a row of a range table is like `1 to 3: value`, `below 1: value` or "
                                  "`from 4: value`")
-            complete = False
+            left_out.append(v)
             continue
         k = row.keys[0]
         mark = len(env.diags.items)
@@ -259,7 +278,7 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
 
         lo, hi = num(k.low), num(k.high)
         if len(env.diags.items) > mark:
-            complete = False  # a bound that is not a number: which keys the row takes is unknown
+            left_out.append(v)  # a bound that is not a number: which keys the row takes is unknown
             continue
         # (low, low_open, high, high_open); None is unbounded.
         if k.kind == "exact":
@@ -274,21 +293,12 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
             iv = (lo, False, hi, False)
         else:
             env.diags.error(row.span, "E0220", "a chance row belongs in a weighted table")
-            complete = False
+            left_out.append(v)
             continue
-        if isinstance(lo, Fraction) and isinstance(hi, Fraction) and (lo > hi or (lo == hi and k.kind == "from_below")):
-            message, help = _backwards(k.kind, lo, hi)
-            env.diags.error(k.span, "E0223", message, help=help)
-            complete = False
-            continue
-        intervals.append((*iv, row, v))
+        # A row whose range is empty (`5 to 3`) stays: phase 3 says so, with every other row's coverage.
+        intervals.append((*iv, _where(row), v))
 
-    # Rows a parameter bounds take keys known only when the game starts: the literal rows are still proved
-    # not to overlap each other, and the gaps (which such a row may fill) are checked at the start.
-    fixed = [iv for iv in intervals if not isinstance(iv[0], ir.ParamRef) and not isinstance(iv[2], ir.ParamRef)]
     set_by = tuple(dict.fromkeys(b.name for iv in intervals for b in (iv[0], iv[2]) if isinstance(b, ir.ParamRef)))
-    _check_coverage(env, d.name, [(row_keys(iv[0], iv[1], iv[2], iv[3], integer), iv[4])  # type: ignore[arg-type]
-                                  for iv in fixed], integer, gaps=complete and not set_by)
 
     def lo_key(iv: tuple[Any, ...]) -> tuple[int, Fraction, int]:
         return (0, Fraction(0), 0) if iv[0] is None else (1, iv[0], 1 if iv[1] else 0)
@@ -296,90 +306,5 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
     # In key order where every bound is known; in the order written where a parameter decides it.
     ordered = intervals if set_by else sorted(intervals, key=lo_key)
     rows = tuple(((iv[0], iv[1], iv[2], iv[3]), iv[5]) for iv in ordered)
-    return ir.Table(d.name, "range", ptypes, result, rows, d.span.line, set_by, span=d.span)
-
-
-def _backwards(kind: str, lo: Fraction, hi: Fraction) -> tuple[str, str]:
-    """E0223's message and hint for a row whose range holds no key."""
-    a, b = ranges.number(lo), ranges.number(hi)
-    if lo == hi:
-        return (f"this row's range is empty: `from {a} below {b}` stops before its first key",
-                f"for the key {a} alone, write `{a}`")
-    turned = f"from {b} below {a}" if kind == "from_below" else f"{b} to {a}"
-    return ("this row's range is empty: its start is past its end", f"did you mean `{turned}`?")
-
-
-def _lines(rows: list[tuple[Keys, n.TableRow]], whole: bool, crowded: set[int]) -> str:
-    """`the row at line 18`, `the rows at lines 18 and 20`; rows that share a line with another row are named
-    by their keys as well: `the row for keys 0 to 4 (line 5)`."""
-    ordered = sorted(rows, key=lambda kr: (kr[1].span.line, kr[1].span.col))
-    if any(r.span.line in crowded for _, r in ordered):
-        named = [f"for {describe(k, whole)} (line {r.span.line})" for k, r in ordered]
-        return ("the row " if len(named) == 1 else "the rows ") + and_(named)
-    shown = [str(r.span.line) for _, r in ordered]
-    return f"the row at line {shown[0]}" if len(shown) == 1 else f"the rows at lines {and_(shown)}"
-
-
-def _narrowing_hint(keys: Keys, covering: list[tuple[Keys, n.TableRow]], whole: bool, crowded: set[int]) -> str:
-    """E0226's hint: remove the row, or narrow (or split) the row that takes its keys, written as a row is."""
-    rows = _lines(covering, whole, crowded)
-    mine = describe(keys, whole)
-    if len(covering) > 1:
-        return f"remove it, or narrow {rows} so that they leave this row its {mine}"
-    left = uncovered(covering[0][0], [keys])
-    shown = [ranges.written(k, whole) for k in left]
-    if not left:
-        return f"remove it, or change its bounds: {rows} takes the same keys"
-    if None in shown:
-        return f"remove it, or narrow {rows} so that it leaves this row its {mine}"
-    if len(shown) == 1:
-        return f"remove it, or narrow {rows} to `{shown[0]}`, which leaves this row its {mine}"
-    return f"remove it, or split {rows} in two around its {mine}: " + " and ".join(f"`{w}`" for w in shown)
-
-
-def _check_coverage(env: Env, name: str, rows: list[tuple[Keys, n.TableRow]], whole: bool, gaps: bool = True) -> None:
-    """Every key should match exactly one row: no row wholly covered by others, no overlap, no gap.
-
-    Without `gaps`, some row could not be read: the keys it was meant to take are unknown, so a gap
-    (or an open end) it might fill is not reported.
-    """
-    # A row whose keys the other rows all take can never be used. Later rows are judged first, so of two
-    # equal rows the second is the one reported.
-    alive = [(k, r) for k, r in rows if not k.empty]
-    lines = [r.span.line for _, r in rows]
-    crowded = {line for line in lines if lines.count(line) > 1}
-    for keys, row in reversed(alive):
-        others = [(k, r) for k, r in alive if r is not row]
-        if uncovered(keys, [k for k, _ in others]):
-            continue
-        # Name the fewest rows that do it: leave out later ones while the rest still cover the keys.
-        covering = [(k, r) for k, r in others if not k.meet(keys).empty]
-        for pair in sorted(covering, key=lambda kr: kr[1].span.line, reverse=True):
-            fewer = [kr for kr in covering if kr is not pair]
-            if not uncovered(keys, [k for k, _ in fewer]):
-                covering = fewer
-        env.diags.error(row.span, "E0226", f"this row of `{name}` can never be used: "
-                        f"{_lines(covering, whole, crowded)} already {'covers' if len(covering) == 1 else 'cover'} "
-                        f"its {describe(keys, whole)}", help=_narrowing_hint(keys, covering, whole, crowded))
-        alive = others
-    for (a, arow), (b, brow) in itertools.combinations(alive, 2):
-        both = a.meet(b)
-        if not both.empty:
-            env.diags.error(brow.span, "E0224", f"this row of `{name}` overlaps {_lines([(a, arow)], whole, crowded)}: "
-                            f"{describe(both, whole)} would match both", help="each key may match one row only")
-    if not alive or not gaps:
-        return
-    for gap in uncovered(Keys(LOWEST, HIGHEST), [k for k, _ in alive]):
-        before = [(k, r) for k, r in alive if k.end == gap.start]
-        after = [(k, r) for k, r in alive if k.start == gap.end]
-        what = describe(gap, whole)
-        if before and after:
-            sides = _lines([before[0], after[0]], whole, crowded)
-            env.diags.error(after[0][1].span, "E0225", f"`{name}` has no row for {what}, between {sides}",
-                            help="add a row for the gap or widen one")
-        elif after:
-            env.diags.warning(after[0][1].span, "W0203", f"`{name}` has no row for {what}; such a key stops the turn",
-                              help="start the first row with `below ...` if smaller keys can happen")
-        elif before:
-            env.diags.warning(before[0][1].span, "W0203", f"`{name}` has no row for {what}; such a key stops the turn",
-                              help="end the last row with `from ...` if larger keys can happen")
+    return ir.Table(d.name, "range", ptypes, result, rows, d.span.line, set_by, span=d.span,
+                    row_spans=tuple(iv[4] for iv in ordered), left_out=tuple(left_out))
