@@ -8,15 +8,16 @@ The checker runs three phases, each a tuple of plain functions of one `Checking`
 2. CHECK_BODIES: each default, table row, function, procedure, order, phase, victory and report field is
    checked once, into the IR. A body needed sooner (a default calling a function) is checked on demand
    and kept (`bodies.Bodies`).
-3. ANALYSE: checks over the finished IR and names: range tables' coverage, orders never run, shadowed
-   syntaxes, unused groups, table reads that stop a turn, unused names; then the schemas.
+3. ANALYSE: checks over the finished IR and names: range tables' coverage, orders never run, secrets
+   shown to players, shadowed syntaxes, unused groups, table reads that stop a turn, unused names; then
+   the schemas.
 """
 
 from __future__ import annotations
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
-from rulesdsl.checker import analyse, bodies, coverage, decls, lookups, orders, report, tables
+from rulesdsl.checker import analyse, bodies, coverage, decls, lookups, orders, report, secrets, tables
 from rulesdsl.checker.env import Env
 from rulesdsl.checker.state import Checking, Pass, TemplateLoader
 from rulesdsl.diagnostics import DiagnosticBag
@@ -50,6 +51,7 @@ CHECK_BODIES: tuple[Pass, ...] = (
 ANALYSE: tuple[Pass, ...] = (
     coverage.check,      # range tables: empty rows, rows never used, overlaps, gaps (E0223-E0226, W0203)
     orders.unrun,        # game orders no phase runs (W0102)
+    secrets.check,       # reports and texts that would show a secret parameter (E0307)
     analyse.shadowed,    # syntaxes an earlier order always takes first
     orders.unused_groups,
     lookups.check,       # table reads and list positions that stop a turn (E0339, E0340, W0205)

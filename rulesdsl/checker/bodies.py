@@ -40,8 +40,6 @@ class Bodies:
             info.result = T.concrete(body.ty)
         else:
             self.exprs.expect(body, info.result, decl.body.span, f"the result of `{decl.name}`")
-        info.secrets = set(ctx.secrets)
-        info.calls = set(ctx.calls)
         info.checking = False
         self.exprs.calls_itself(info, body.ty)
         info.checked = ir.Function(decl.name, info.params, info.result, body, decl.span.line, span=decl.span)
@@ -90,16 +88,6 @@ def field_wheres(c: Checking) -> None:
 def functions(c: Checking) -> None:
     c.program.functions = [f for info in c.env.functions.values()
                            if (f := c.exprs.resolver.function(info)) is not None]
-    # Secret reads travel through calls.
-    changed = True
-    while changed:
-        changed = False
-        for info in c.env.functions.values():
-            for callee in info.calls:
-                extra = c.env.functions[callee].secrets - info.secrets
-                if extra:
-                    info.secrets |= extra
-                    changed = True
 
 
 def procedures(c: Checking) -> None:

@@ -55,8 +55,6 @@ class FuncInfo:
     checking: bool = False  # its body is being checked: a call now is a recursive one
     checked: ir.Function | None = None
     calls_itself: list[Span] = field(default_factory=list)  # recursive calls met while its result was unknown
-    secrets: set[str] = field(default_factory=set)  # secret params it reads, directly or not
-    calls: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -147,8 +145,6 @@ class Context:
     allow_chance: bool = True
     allow_fail: bool = False
     allow_run: bool = False
-    secrets: set[str] = field(default_factory=set)  # secret params read (functions track it)
-    calls: set[str] = field(default_factory=set)
 
 
 class Scope:

@@ -225,7 +225,6 @@ class ExprChecker:
         # Every expression checked, by its span: a hint can then quote what the designer wrote even
         # when a caller (a cost, a default) hands `expect` only a span.
         self._nodes: dict[Span, n.Expr] = {}
-        self._reported: set[str] = set()  # secret parameters the texts being checked already reported
         self._sort_keys: dict[int, str] = {}  # id of a `by` expression -> what it sorts (`sorted`, `best`, `for`)
 
     # ------------------------------------------------------------ helpers
@@ -373,37 +372,20 @@ class ExprChecker:
         raise AssertionError(f"unhandled expression {node!r}")
 
     def text(self, node: n.Text, scope: Scope, ctx: Context) -> ir.Expr:
-        """A text; every text of a ruleset may reach a player, so none may show a secret parameter.
-
-        Each `{...}` that shows one gets its own E0307, underlined, naming the function it goes through;
-        a text inside a `{...}` reports its own, and the text around it does not repeat them.
-        """
-        outer, outer_reported = ctx.secrets, self._reported
-        ctx.secrets, self._reported = set(), set()
-        try:
-            return ir.spanned(self._text(node, scope, ctx), node.span)
-        finally:
-            ctx.secrets = outer | ctx.secrets
-            self._reported = outer_reported | self._reported
+        """A text: each `{...}` a value that reads as text. Whether one shows a secret parameter is phase 3's
+        to say (checker/secrets.py), once every function's secrets are known."""
+        return ir.spanned(self._text(node, scope, ctx), node.span)
 
     def _text(self, node: n.Text, scope: Scope, ctx: Context) -> ir.Expr:
         parts: list[str | ir.Expr] = []
-        shown: set[str] = set()
         for p in node.parts:
             if isinstance(p, str):
                 parts.append(p)
                 continue
-            ctx.secrets, before = set(), set(self._reported)
             e = self.expr(p, scope, ctx)
-            shown |= ctx.secrets
-            if ctx.kind != "report":  # a report field already said so
-                for s in sorted(ctx.secrets - (self._reported - before)):
-                    self._secret_shown(p, e, s)
-                    self._reported.add(s)
             if isinstance(e.ty, (T.ListT, T.SetT, T.RecordT, T.MapT)):
                 self.err(p.span, "E0305", f"cannot put {e.ty.show()} into text", help=self._text_hint(p, e.ty))
             parts.append(e)
-        ctx.secrets = shown
         if all(isinstance(p, str) for p in parts):
             return ir.Const(T.TEXT, node.span.line, "".join(p for p in parts if isinstance(p, str)))
         return ir.Interp(T.TEXT, node.span.line, tuple(parts))
@@ -450,18 +432,6 @@ class ExprChecker:
         if isinstance(ty, T.OptT) and isinstance(ty.inner, T.Num):
             return self.type_hint(ty, ty.inner, node.operand)
         return None
-
-    def _secret_shown(self, part: n.Expr, value: ir.Expr, secret: str) -> None:
-        """E0307 under the `{...}` of a text that shows secret parameter `secret`, saying how."""
-        inside = list(ir.walk(value))
-        direct = any(isinstance(x, ir.ParamRef) and x.name == secret for x in inside)
-        via = next((f"function `{x.func}`" for x in inside if isinstance(x, ir.CallFn) and x.func in self.env.functions
-                    and secret in self.env.functions[x.func].secrets), None)
-        via = via or next((f"table `{x.table}`" for x in inside if isinstance(x, ir.TableGet)
-                           and secret in self.env.table_params.get(x.table, ())), None)
-        how = f", through {via}" if via is not None and not direct else ""
-        self.err(part.span, "E0307", f"this text shows secret parameter `{secret}` to players{how}",
-                 help="secret parameters stay with the GM; say what happened, not the number")
 
     def _text_hint(self, part: n.Expr, ty: T.Ty) -> str:
         """How to put a list, a record or a per-key value into a text: one value, joined texts, a count."""
@@ -513,11 +483,6 @@ class ExprChecker:
         if node.name in env.params:
             p = env.params[node.name]
             env.used.add(node.name)
-            if p.secret:
-                ctx.secrets.add(node.name)
-                if ctx.kind == "report":
-                    self.err(node.span, "E0307", f"secret parameter `{node.name}` cannot be used in a report",
-                             help="secret parameters stay with the GM; report only their effects")
             return ir.ParamRef(p.ty, line, node.name)
         if node.name in env.things or node.name == "Player":
             if node.name == "Player":
@@ -664,7 +629,6 @@ class ExprChecker:
             self.err(span, "E0313", f"`{name}` is a weighted table: draw from it",
                      help=f'write `draw({name}, "purpose")`')
             return ir.Const(T.ANY, span.line, None)
-        self._set_by(name, span, ctx)
         ir_args = tuple(self.expr(a, scope, ctx) for a in args)
         if len(ir_args) != len(params):
             self.err(span, "E0314", f"table `{name}` takes {len(params)} key(s), not {len(ir_args)}")
@@ -672,17 +636,6 @@ class ExprChecker:
         for a, node, p in zip(ir_args, args, params, strict=True):
             self.expect(a, p, node.span, f"the key of `{name}`")
         return ir.TableGet(result, span.line, name, ir_args)
-
-    def _set_by(self, table: str, span: Span, ctx: Context) -> None:
-        """A table whose bounds or chances a secret parameter sets gives away that parameter, as a function
-        that reads it does: a report cannot read it, and a text cannot show it."""
-        for s in self.env.table_params.get(table, ()):
-            if not self.env.params[s].secret:
-                continue
-            ctx.secrets.add(s)
-            if ctx.kind == "report":
-                self.err(span, "E0307", f"table `{table}` has rows set by secret parameter `{s}`, so a report "
-                         "cannot use it", help="secret parameters stay with the GM; report only their effects")
 
     def binop(self, node: n.BinOp, scope: Scope, ctx: Context) -> ir.Expr:
         line = node.span.line
@@ -807,7 +760,6 @@ class ExprChecker:
     def call_function(self, node: n.Call, scope: Scope, ctx: Context) -> ir.Expr:
         info = self.env.functions[node.func]
         self.env.used.add(node.func)
-        ctx.calls.add(node.func)
         self.resolver.function(info)  # a result left to inference is known once the body is checked
         args = tuple(self.expr(a, scope, ctx) for a in node.args)
         self.arguments(node.func, args, node.args, info.params, node.span)
@@ -816,11 +768,6 @@ class ExprChecker:
             # Only a recursive call meets an unknown result: E0323 once the body's other branches are known.
             info.calls_itself.append(node.span)
             result = T.ANY
-        if ctx.kind == "report":
-            for s in sorted(info.secrets):
-                self.err(node.span, "E0307", f"`{node.func}` reads secret parameter `{s}`, so a report cannot use it",
-                         help="secret parameters stay with the GM; report only their effects")
-        ctx.secrets |= info.secrets
         return ir.CallFn(result, node.span.line, node.func, args)
 
     def arguments(self, func: str, args: tuple[ir.Expr, ...], nodes: tuple[n.Expr, ...],
@@ -887,8 +834,6 @@ class ExprChecker:
                 self.err(tnode.span, "E0326", f"`{tnode.name}` is not a weighted table",
                          help="declare it `table NAME -> TYPE weighted { 50%: ... }`")
             _, result = self.env.table_types.get(tnode.name, ((), T.ANY))
-            if ctx.allow_chance:  # elsewhere E0324 is the one mistake
-                self._set_by(tnode.name, node.span, ctx)
             return ir.Builtin(result, line, "draw", (), (tnode.name, purpose))
         arg = self.expr(node.args[0], scope, ctx)
         if name in ("chance", "roll"):

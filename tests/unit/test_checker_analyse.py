@@ -1,4 +1,4 @@
-"""Phase 3 (ANALYSE) passes run over the IR that phase 2 built: table coverage.
+"""Phase 3 (ANALYSE) passes run over the IR that phase 2 built: table coverage and secrets.
 
 Each test runs phases 1 and 2 alone, shows that they leave the pass's diagnostics out, then runs the one
 pass on that state and gets them.
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from rulesdsl import checker, ir
 from rulesdsl import types as T
-from rulesdsl.checker import bodies, coverage, lookups
+from rulesdsl.checker import bodies, coverage, lookups, secrets
 from rulesdsl.checker.env import Env
 from rulesdsl.checker.state import Checking
 from rulesdsl.diagnostics import Diagnostic, DiagnosticBag
@@ -95,3 +95,73 @@ def test_a_table_with_an_overlap_is_not_also_read_as_missing_a_key(tmp_path: Pat
     text = BASE + "table t(x: int) -> int {\n  1 to 3: 1\n  2 to 4: 2\n}\nphase q { let v = t(9) }\n"
     got = check_text(tmp_path, text).diagnostics
     assert codes(got) == ["W0203", "E0224", "W0203"], show(got)  # t(9) is no E0339: the table is wrong already
+
+
+# ---------------------------------------------------------------- secrets
+
+SECRET = BASE.replace("player {", "secret param odds: int = 3\nplayer {", 1)
+
+
+def test_secrets_are_found_in_phase_3_over_the_ir() -> None:
+    text = SECRET.replace("  cash = me.cash\n", "  cash = me.cash\n  odds = odds + 1\n", 1) + \
+        'define hint() -> int = odds * 2\nphase q { news "the odds are {hint()}" }\n'
+    c = through_phase_2(text)
+    assert [code for _, _, code, _ in found(c)] == []  # phase 2 types the bodies and says nothing of secrets
+    secrets.check(c)
+    got = found(c)
+    assert [(code, message) for _, _, code, message in got] == [
+        ("E0307", "secret parameter `odds` cannot be used in a report"),
+        ("E0307", "this text shows secret parameter `odds` to players, through function `hint`"),
+    ]
+    assert secrets.check in checker.ANALYSE and checker.ANALYSE.index(secrets.check) < \
+        checker.ANALYSE.index(lookups.check)
+
+
+def _e0307(tmp_path: Path, text: str) -> list[tuple[int, int, str]]:
+    got = check_text(tmp_path, text).diagnostics
+    assert set(codes(got)) <= {"E0307"}, show(got)
+    return [(d.span.line, d.span.col, d.message) for d in got]
+
+
+SHOWN = "this text shows secret parameter `odds` to players"
+FUNCTIONS = SECRET.count("\n") + 1  # the line of the first function below
+
+
+def test_a_text_calling_a_function_declared_later_shows_its_secret(tmp_path: Path) -> None:
+    # Phase 2 checked `f` on demand inside `g`'s text, and `f`'s own E0307 kept `g`'s from being said:
+    # written in the other order, both were. Over the IR the order of the declarations does not matter.
+    later = SECRET + 'define g() -> text = "y {f()}"\ndefine f() -> text = "x {odds}"\nphase q { news "{g()}" }\n'
+    assert _e0307(tmp_path / "later", later) == [
+        (FUNCTIONS, 26, f"{SHOWN}, through function `f`"),
+        (FUNCTIONS + 1, 26, SHOWN),
+        (FUNCTIONS + 2, 18, f"{SHOWN}, through function `g`"),
+    ]
+    earlier = SECRET + 'define f() -> text = "x {odds}"\ndefine g() -> text = "y {f()}"\nphase q { news "{g()}" }\n'
+    assert [m for _, _, m in _e0307(tmp_path / "earlier", earlier)] == [
+        SHOWN, f"{SHOWN}, through function `f`", f"{SHOWN}, through function `g`"]
+
+
+def test_a_text_calling_a_function_of_its_own_cycle_shows_its_secret(tmp_path: Path) -> None:
+    # `b`'s text was checked while `a`, which reads `odds`, was still being checked: nothing was known of
+    # its secrets then, so the text passed. Phase 3 knows every function's secrets, recursion included.
+    text = SECRET + 'define a(n: int) -> int = if n > 0 and b(n - 1) == "" then odds else 0\n' \
+        'define b(n: int) -> text = if n > 0 then "{a(n - 1)}" else ""\nphase q { news "{b(2)}" }\n'
+    assert _e0307(tmp_path, text) == [
+        (FUNCTIONS + 1, 44, f"{SHOWN}, through function `a`"),
+        (FUNCTIONS + 2, 18, f"{SHOWN}, through function `b`"),
+    ]
+
+
+def test_a_secret_in_a_row_phase_2_left_out_is_still_said(tmp_path: Path) -> None:
+    # The row's key is wrong (E0217), so the row is in no `rows`; its text would still reach players.
+    text = SECRET + 'table t(x: int) -> text {\n  1: "a"\n  2, 3: "b {odds}"\n}\nphase q { news "{t(1)}" }\n'
+    got = check_text(tmp_path, text).diagnostics
+    assert [(d.span.line, d.code) for d in got] == [(FUNCTIONS + 2, "E0217"), (FUNCTIONS + 2, "E0307")], show(got)
+
+
+def test_a_field_default_is_judged_where_it_is_written_not_at_each_read(tmp_path: Path) -> None:
+    # `owner[p]` carries the default in the IR; it reads `odds`, but the report reads only the field.
+    text = SECRET.replace("  owner: Player -> int\n", "  owner: Player -> int = odds\n", 1).replace(
+        "  cash = me.cash\n", "  cash = me.cash\n  owned = Box.A.owner[me]\n", 1)
+    got = check_text(tmp_path, text).diagnostics
+    assert got == [], show(got)
