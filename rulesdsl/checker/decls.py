@@ -108,6 +108,9 @@ def inner_names(env: Env, module: n.Module) -> None:
     A name that starts with `_` is the runtime's (`_key`, `_ord` of every thing) or Python's (`__init__`,
     `__slots__`, `__class__`): the code generator cannot make it safe. A name that is read bare may not be a
     reserved word: `let turn = 1` would hide the turn number. A local named `world` is E0330 already.
+
+    This walks the AST, not the IR, on purpose: it runs in phase 1, before any body is checked, and many of
+    the names it judges never reach the IR (a second phase of the same name, a group declared twice).
     """
     found: list[tuple[str, Span, str]] = []
 
@@ -342,7 +345,11 @@ def _not_plain(env: Env, e: n.Expr, ty: T.Ty, what: str, calculated: str | None)
 
 
 def _names_in(node: object) -> Iterator[str]:
-    """Every name and called name inside an expression."""
+    """Every name and called name inside an expression.
+
+    An AST walk, on purpose: the expression is one E0206 refuses (a calculation where a plain value must be
+    written), so it is never checked and has no IR.
+    """
     if isinstance(node, n.Name):
         yield node.name
     elif isinstance(node, n.Call):
