@@ -53,8 +53,8 @@ def spanned(node: N, span: Span) -> N:
 
 
 N = TypeVar("N", bound="Node")
-# Types, names and literal values never hold a node; `Table.left_out` holds values no row has (see there).
-_NOT_CHILDREN = frozenset({"span", "ty", "line", "name", "left_out"})
+# Types, names and literal values never hold a node; `Refused.parts` are not children (see there).
+_NOT_CHILDREN = frozenset({"span", "ty", "line", "name", "refused"})
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -223,6 +223,15 @@ class MakeRecord(Expr):
     fields: tuple[tuple[str, Expr], ...]
 
 
+@dataclass(frozen=True)
+class Refused(Expr):
+    """An expression the checker refused (an unknown function), standing where it was written: no code is
+    made from it. `refused` holds its checked parts; they are not children, so that no pass judges what
+    they would do, but a text among them reaches players once the mistake is fixed: secrets are judged."""
+
+    refused: tuple[Expr, ...]
+
+
 # ---------------------------------------------------------------- statements
 
 
@@ -369,10 +378,8 @@ class Table(Node):
     decided_by: tuple[str, ...] = ()
     # Where each of `rows` is written, in the same order: phase 3's messages point at a row or at a key.
     row_spans: tuple[RowSpan, ...] = field(default=(), compare=False, repr=False)
-    # The values of rows that are not in `rows`, each with its error (keys that could not be read, a key an
-    # earlier row has): a text among them still reaches players once the mistake is fixed, so phase 3 judges
-    # its secrets. Not children: a pass over what the table holds must not meet rows it does not have.
-    left_out: tuple[Expr, ...] = field(default=(), compare=False, repr=False)
+    # Every row's keys were read: without it, a key no row takes may be one a row left unread was meant for.
+    all_read: bool = True
 
 
 @dataclass(frozen=True)

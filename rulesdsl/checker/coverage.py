@@ -32,7 +32,7 @@ def check(c: Checking) -> None:
 def _range_table(env: Env, t: ir.Table) -> None:
     pt = t.param_types[0]
     whole = not (isinstance(pt, T.Num) and pt.decimal)
-    complete = not t.left_out  # every row's keys are known: only then can a gap be told from a row left unread
+    complete = t.all_read  # only then can a gap be told from a row left unread
     fixed: list[tuple[Keys, Span]] = []
     # In the order written, which the messages follow (of two equal rows, the second is the one reported).
     for ((lo, lo_open, hi, hi_open), _), where in sorted(zip(t.rows, t.row_spans, strict=True),

@@ -89,6 +89,12 @@ class Env:
     used: set[str] = field(default_factory=set)  # params, tables, functions referred to
     runs: dict[str, Span] = field(default_factory=dict)  # game orders, and the `run` that runs each
     meant_runs: set[str] = field(default_factory=set)  # orders an unknown `run NAME` was probably meant for
+    # Values phase 2 checked and then left out of the program, each with its error and the context it was
+    # checked in (a table row whose keys could not be read, a function called as a statement, a group
+    # declared twice): no code is made from them, but a text in one reaches players once the mistake is
+    # fixed, so phase 3 still judges its secrets (checker/secrets.py). An expression refused where it
+    # stands is an `ir.Refused` in its place instead.
+    refused: list[tuple[ir.Expr, Context]] = field(default_factory=list)
 
     def resolve_type(self, ref: n.TypeRef) -> T.Ty:
         if isinstance(ref, n.NamedType):

@@ -734,7 +734,7 @@ class ExprChecker:
         if builtin is None or builtin.typer is None:
             hint = suggest(name, [*env.functions, *env.tables, *BUILTINS])
             self.err(node.func_span, "E0321", f"unknown function `{name}`", hint)
-            return ir.Const(T.ANY, line, None)
+            return ir.Refused(T.ANY, line, args)
         arity = builtin.arities
         if len(args) not in arity:
             want = " or ".join(str(a) for a in sorted(arity))
@@ -1058,6 +1058,7 @@ class ExprChecker:
                     value = self.call_function(call, scope, ctx)
                     self.err(node.span, "E0332", f"`{node.func}` computes a value; use it in an expression",
                              help=self._use_value_hint(call, value))
+                    self.env.refused.append((value, ctx))
                 else:
                     self.err(node.span, "E0321", f"unknown procedure `{node.func}`", suggest(node.func, known))
                 return None

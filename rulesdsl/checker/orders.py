@@ -85,6 +85,7 @@ def _policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
             if s.name in env.groups:
                 env.diags.error(s.span, "E0203", f"order group `{s.name}` is declared twice",
                                 notes=[f"first declared at {env.groups[s.name]}"])
+                env.refused.append((reason, ctx))
                 continue
             env.groups[s.name] = s.span
             groups.append(ir.Group(s.name, n_max, reason, s.span.line, span=s.span))

@@ -35,6 +35,13 @@ def check(c: Checking) -> None:
     if c.program.report is not None:
         for _, value in c.program.report.fields:
             secrets.report(value)
+    # What phase 2 refused and left out of the program (each has its error already) is still judged: a
+    # text there would show its secret once the mistake is fixed, and it is better said now.
+    for value, ctx in c.env.refused:
+        if ctx.kind == "report":
+            secrets.report(value)
+        else:
+            secrets.expr(value, ctx.allow_chance)
 
 
 def _bodies(p: ir.Program) -> Iterator[tuple[ir.Node | tuple[ir.Node, ...], bool]]:
@@ -48,7 +55,6 @@ def _bodies(p: ir.Program) -> Iterator[tuple[ir.Node | tuple[ir.Node, ...], bool
                 yield e, False
     for t in p.tables:
         yield tuple(value for _, value in t.rows), False
-        yield t.left_out, False
     for proc in p.procedures:
         yield proc.body, True
     for g in p.policy.groups:
@@ -158,10 +164,13 @@ class _Secrets:
 
 
 def _children(node: ir.Node) -> Iterator[ir.Node]:
-    """`node.children()`, but for a per-key value's default, which is judged where the field declares it."""
+    """`node.children()`, but for a per-key value's default, which is judged where the field declares it,
+    and with the parts of what phase 2 refused, which players see once the mistake is fixed."""
     if isinstance(node, ir.MapGet):
         yield node.obj
         yield node.key
+    elif isinstance(node, ir.Refused):
+        yield from node.refused
     else:
         yield from node.children()
 

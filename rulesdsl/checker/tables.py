@@ -97,7 +97,7 @@ def tables(c: Checking) -> None:
         if not d.params:
             env.diags.error(d.span, "E0216", f"table `{name}` needs its keys: `table {name}(x: int) -> ...`",
                             help="or make it `weighted` to draw from it")
-            out.append(ir.Table(name, "exact", ptypes, result, (), d.span.line, span=d.span, left_out=tuple(values)))
+            _refuse(env, values)
             continue
         ranged = any(k.kind not in ("exact",) for r in d.rows for k in r.keys)
         if ranged:
@@ -105,27 +105,26 @@ def tables(c: Checking) -> None:
             continue
         seen: dict[tuple[Any, ...], n.TableRow] = {}
         spans: list[ir.RowSpan] = []
-        left_out: list[ir.Expr] = []
         complete = True  # every row's keys could be read: only then is a missing combination worth saying
         for row, v in zip(d.rows, values, strict=True):
             if len(row.keys) != len(ptypes):
                 env.diags.error(row.span, "E0217", f"`{name}` has {_keys_named(d)}; this row gives "
                                 f"{len(row.keys)}", help=f"write each row as `{_row_example(env, d, ptypes)}`")
                 complete = False
-                left_out.append(v)
+                _refuse(env, [v])
                 continue
             mark = len(env.diags.items)
             key = tuple(const_value(env, k.low, pt, f"a key of `{name}`")  # type: ignore[arg-type]
                         for k, pt in zip(row.keys, ptypes, strict=True))
             if len(env.diags.items) > mark:
                 complete = False
-                left_out.append(v)
+                _refuse(env, [v])
                 continue
             first = seen.get(key)
             if first is not None:
                 env.diags.error(row.span, "E0218", f"`{name}` has two rows for {_key_text(key, ptypes)}: the "
                                 f"first is at line {first.span.line}", help="keep one of them")
-                left_out.append(v)
+                _refuse(env, [v])
                 continue
             seen[key] = row
             rows.append((key, v))
@@ -139,12 +138,17 @@ def tables(c: Checking) -> None:
                                     help="every combination needs a row")
                     break
         out.append(ir.Table(name, "exact", ptypes, result, tuple(rows), d.span.line, span=d.span,
-                            row_spans=tuple(spans), left_out=tuple(left_out)))
+                            row_spans=tuple(spans), all_read=complete))
     c.program.tables = out
 
 
 def _where(row: n.TableRow) -> ir.RowSpan:
     return ir.RowSpan(row.span, tuple(k.span for k in row.keys))
+
+
+def _refuse(env: Env, values: list[ir.Expr]) -> None:
+    """Values of rows that are in no table (each row has its error): phase 3 still judges their secrets."""
+    env.refused.extend((v, Context("static", allow_chance=False)) for v in values)
 
 
 def _type_text(ref: n.TypeRef) -> str:
@@ -201,7 +205,6 @@ def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> 
     total = Fraction(0)
     rows: list[tuple[Any, ir.Expr]] = []
     spans: list[ir.RowSpan] = []
-    left_out: list[ir.Expr] = []
     set_by: list[str] = []  # parameters that set a chance: the sum is theirs to make up, at the game's start
     readable = True  # a row not written `N%: value` has no chance to add: the sum would be wrong too
     for row, v in zip(d.rows, values, strict=True):
@@ -221,7 +224,7 @@ def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> 
             env.diags.error(row.span, "E0220", "a weighted table's rows are `CHANCE%: value`, like `50%: 200`",
                             help=help)
             readable = False
-            left_out.append(v)
+            _refuse(env, [v])
             continue
         w = row.keys[0].weight or Fraction(0)
         if w <= 0:
@@ -239,7 +242,7 @@ def _weighted(env: Env, d: n.TableDecl, result: T.Ty, values: list[ir.Expr]) -> 
         env.diags.error(d.span, "E0221", f"the chances of `{d.name}` add up to {shown}, not 100%",
                         help=f"{'add' if total < 100 else 'remove'} {abs(float(100 - total)):g}% somewhere")
     return ir.Table(d.name, "weighted", (), result, tuple(rows), d.span.line, tuple(set_by), span=d.span,
-                    row_spans=tuple(spans), left_out=tuple(left_out))
+                    row_spans=tuple(spans), all_read=readable)
 
 
 def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, values: list[ir.Expr]) -> ir.Table:
@@ -252,17 +255,19 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
         else:
             env.diags.error(d.span, "E0222", f"`{d.name}` has rows with ranges, so it takes one number key, "
                             f"not {len(ptypes)}", help="`below`, `from` and `to` compare one number")
-        return ir.Table(d.name, "range", ptypes, result, (), d.span.line, span=d.span, left_out=tuple(values))
+        _refuse(env, values)
+        return ir.Table(d.name, "range", ptypes, result, (), d.span.line, span=d.span, all_read=False)
     pt = ptypes[0]
     integer = not pt.decimal
     intervals: list[tuple[Bound, bool, Bound, bool, ir.RowSpan, ir.Expr]] = []
-    left_out: list[ir.Expr] = []  # rows whose keys are unknown: a gap may be theirs, so phase 3 says none
+    all_read = True  # a row whose keys are unknown may be meant for a gap: phase 3 then says none
     for row, v in zip(d.rows, values, strict=True):
         if len(row.keys) != 1:
             env.diags.error(row.span, "E0217", f"`{d.name}` has {_keys_named(d)}; this row gives {len(row.keys)}",
                             help="a row of a range table is like `1 to 3: value`, `below 1: value` or "
                                  "`from 4: value`")
-            left_out.append(v)
+            all_read = False
+            _refuse(env, [v])
             continue
         k = row.keys[0]
         mark = len(env.diags.items)
@@ -278,7 +283,8 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
 
         lo, hi = num(k.low), num(k.high)
         if len(env.diags.items) > mark:
-            left_out.append(v)  # a bound that is not a number: which keys the row takes is unknown
+            all_read = False  # a bound that is not a number: which keys the row takes is unknown
+            _refuse(env, [v])
             continue
         # (low, low_open, high, high_open); None is unbounded.
         if k.kind == "exact":
@@ -293,7 +299,8 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
             iv = (lo, False, hi, False)
         else:
             env.diags.error(row.span, "E0220", "a chance row belongs in a weighted table")
-            left_out.append(v)
+            all_read = False
+            _refuse(env, [v])
             continue
         # A row whose range is empty (`5 to 3`) stays: phase 3 says so, with every other row's coverage.
         intervals.append((*iv, _where(row), v))
@@ -307,4 +314,4 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
     ordered = intervals if set_by else sorted(intervals, key=lo_key)
     rows = tuple(((iv[0], iv[1], iv[2], iv[3]), iv[5]) for iv in ordered)
     return ir.Table(d.name, "range", ptypes, result, rows, d.span.line, set_by, span=d.span,
-                    row_spans=tuple(iv[4] for iv in ordered), left_out=tuple(left_out))
+                    row_spans=tuple(iv[4] for iv in ordered), all_read=all_read)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 from rulesdsl import checker, ir
 from rulesdsl import types as T
 from rulesdsl.checker import bodies, coverage, lookups, secrets
@@ -152,11 +154,37 @@ def test_a_text_calling_a_function_of_its_own_cycle_shows_its_secret(tmp_path: P
     ]
 
 
-def test_a_secret_in_a_row_phase_2_left_out_is_still_said(tmp_path: Path) -> None:
-    # The row's key is wrong (E0217), so the row is in no `rows`; its text would still reach players.
-    text = SECRET + 'table t(x: int) -> text {\n  1: "a"\n  2, 3: "b {odds}"\n}\nphase q { news "{t(1)}" }\n'
+# What phase 2 refuses and leaves out of the program has its own error; a secret shown in it is said too,
+# as it was when phase 2 said it: the text reaches players once the first mistake is fixed.
+REFUSED = {
+    "a table row with a wrong key": (
+        'table t(x: int) -> text {\n  1: "a"\n  2, 3: "b {odds}"\n}\nphase q { news "{t(1)}" }\n', 3, "E0217"),
+    "a table with no keys": ('table t -> text {\n  1: "a"\n  2: "b {odds}"\n}\n', 3, "E0216"),
+    "an unknown function's argument": ('phase q { let v = nosuch("{odds}") }\n', 1, "E0321"),
+    "an unknown function inside a text": ('phase q { news "a {nosuch(odds)}" }\n', 1, "E0321"),
+    "a function called as a statement": ('define f(t: text) -> int = 1\nphase q { f("{odds}") }\n', 2, "E0332"),
+}
+
+
+@pytest.mark.parametrize("case", REFUSED)
+def test_a_secret_in_what_phase_2_refused_is_still_said(tmp_path: Path, case: str) -> None:
+    text, line, code = REFUSED[case]
+    got = check_text(tmp_path, SECRET + text).diagnostics
+    assert sorted({(d.code, d.span.line - FUNCTIONS + 1) for d in got if d.severity == "error"}) == sorted(
+        {(code, line if code != "E0216" else 1), ("E0307", line)}), show(got)
+
+
+def test_a_secret_in_a_group_declared_twice_is_still_said(tmp_path: Path) -> None:
+    text = SECRET.replace('  pay from cash\n', '  pay from cash\n  at most 1 G per turn else "one"\n'
+                          '  at most 1 G per turn else "only one, {odds}"\n', 1)
     got = check_text(tmp_path, text).diagnostics
-    assert [(d.span.line, d.code) for d in got] == [(FUNCTIONS + 2, "E0217"), (FUNCTIONS + 2, "E0307")], show(got)
+    assert [d.code for d in got if d.severity == "error"] == ["E0203", "E0307"], show(got)
+
+
+def test_the_parts_of_a_refused_expression_are_not_children() -> None:
+    # Only the secrets pass looks inside: a table read in an unknown function's arguments is no E0339.
+    part = ir.TableGet(T.INT, 1, "t", (ir.Const(T.INT, 1, 5),))
+    assert list(ir.walk(ir.Refused(T.ANY, 1, (part,)))) == [ir.Refused(T.ANY, 1, (part,))]
 
 
 def test_a_field_default_is_judged_where_it_is_written_not_at_each_read(tmp_path: Path) -> None:
