@@ -140,6 +140,8 @@ def _check_template(env: Env, name: str, text: str, known: dict[str, T.Ty], span
         param = env.params.get(var)
         if var not in known and param is not None and param.secret:
             # The template sees only the report's fields; naming a secret there would show it, so say that.
+            # This E0307 stays here, not in checker/secrets.py: the template is Jinja's AST, not IR, and the
+            # same look at each name decides E0506 (a name the report does not have) just below.
             env.diags.error(toks.name_span(var, _first_use(ast, var)), "E0307",
                             f"the template names secret parameter `{var}`, which players must not see",
                             help="secret parameters stay with the GM; report only their effects")
