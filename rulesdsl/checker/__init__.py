@@ -49,7 +49,7 @@ CHECK_BODIES: tuple[Pass, ...] = (
     bodies.declarations,  # things, players and the world as the code generator reads them
 )
 ANALYSE: tuple[Pass, ...] = (
-    coverage.check,      # range tables: empty rows, rows never used, overlaps, gaps (E0223-E0226, W0203)
+    coverage.check,      # rows for every combination of things; ranges empty, never used, overlapping, gaps
     orders.unrun,        # game orders no phase runs (W0102)
     secrets.check,       # reports and texts that would show a secret parameter (E0307)
     analyse.shadowed,    # syntaxes an earlier order always takes first

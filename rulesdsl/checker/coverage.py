@@ -1,5 +1,5 @@
-"""Checked IR tables (`ir.Table` rows and where each is written) -> E0223-E0226 and W0203: ranges that hold no
-key, rows other rows wholly take, overlaps and gaps.
+"""Checked IR tables (`ir.Table` rows and where each is written) -> E0219, E0223-E0226 and W0203: combinations of
+things with no row, ranges that hold no key, rows other rows wholly take, overlaps and gaps.
 
 Phase 3: phase 2 (checker/tables.py) only reads each row's bounds; whether every key then matches exactly
 one row is proved here, over the IR. Rows whose bounds a parameter sets are known only when the game
@@ -23,10 +23,28 @@ from rulesdsl.source import Span
 
 
 def check(c: Checking) -> None:
-    """Every range table: each row's range holds a key, and each key matches exactly one row."""
+    """Every table keyed by things has a row for each combination of them; in every range table, each row's
+    range holds a key, and each key matches exactly one row."""
     for t in c.program.tables:
         if t.kind == "range" and t.rows:
             _range_table(c.env, t)
+        elif t.kind == "exact":
+            _thing_table(c.env, t)
+
+
+def _thing_table(env: Env, t: ir.Table) -> None:
+    """E0219 for the first combination of things with no row: a missing cell would fail mid-turn."""
+    things = [pt.name for pt in t.param_types if isinstance(pt, T.ThingT) and pt.name in env.things]
+    # A row whose keys could not be read may be the missing one: only a table read whole is judged.
+    if not (t.all_read and t.param_types and len(things) == len(t.param_types)):
+        return
+    keys = {key for key, _ in t.rows}
+    for combo in itertools.product(*[env.things[name].keys for name in things]):
+        if combo not in keys:
+            assert t.span is not None
+            env.diags.error(t.span, "E0219", f"table `{t.name}` has no row for {', '.join(combo)}",
+                            help="every combination needs a row")
+            return
 
 
 def _range_table(env: Env, t: ir.Table) -> None:

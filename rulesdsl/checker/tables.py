@@ -1,15 +1,14 @@
 """Table AST -> IR: key and result types (phase 1), then each table's rows, chances and ranges (phase 2).
 
-Rows are checked for what a turn would stumble on: a key with two rows, a combination of things with
-none, chances that do not add up to 100%. Each row goes into the IR with where it is written
-(`ir.RowSpan`), so that phase 3 (checker/coverage.py) proves that ranges are not empty, do not overlap,
-leave no gap and can all be used.
+Rows are checked for what a turn would stumble on: a key with two rows, chances that do not add up to
+100%. Each row goes into the IR with where it is written (`ir.RowSpan`), so that phase 3
+(checker/coverage.py) proves that every combination of things has a row, and that ranges are not empty,
+do not overlap, leave no gap and can all be used.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from fractions import Fraction
 from typing import Any
 
@@ -79,7 +78,7 @@ def _parameter(env: Env, e: n.Expr | None, want: T.Ty, what: str) -> ir.ParamRef
 
 
 def tables(c: Checking) -> None:
-    """Each table's rows: values, keys and chances, and the things no row covers; ranges wait for phase 3."""
+    """Each table's rows: values, keys and chances; which keys the rows cover waits for phase 3."""
     env, checker = c.env, c.exprs
     out = []
     for name, d in list(env.tables.items()):
@@ -129,14 +128,6 @@ def tables(c: Checking) -> None:
             seen[key] = row
             rows.append((key, v))
             spans.append(_where(row))
-        # Thing-keyed tables must cover every combination: a missing cell would fail mid-turn.
-        thing_params = [pt.name for pt in ptypes if isinstance(pt, T.ThingT) and pt.name in env.things]
-        if complete and ptypes and len(thing_params) == len(ptypes):
-            for combo in itertools.product(*[env.things[t].keys for t in thing_params]):
-                if combo not in seen:
-                    env.diags.error(d.span, "E0219", f"table `{name}` has no row for {', '.join(combo)}",
-                                    help="every combination needs a row")
-                    break
         out.append(ir.Table(name, "exact", ptypes, result, tuple(rows), d.span.line, span=d.span,
                             row_spans=tuple(spans), all_read=complete))
     c.program.tables = out

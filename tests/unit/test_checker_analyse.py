@@ -69,6 +69,15 @@ def test_coverage_is_proved_in_phase_3_over_the_rows_phase_2_read() -> None:
     assert found(c)[0][3] == f"this row of `t` overlaps the row at line {ROWS + 2}: key 3 would match both"
 
 
+def test_a_missing_combination_of_things_is_found_in_phase_3() -> None:
+    c = through_phase_2(BASE + "table t(b: Box, c: Box) -> int {\n  A, A: 1\n  A, B: 2\n  B, A: 3\n}\n"
+                        "phase q { let v = t(Box.A, Box.B) }\n")
+    assert found(c) == []
+    coverage.check(c)
+    assert [(line, code, message) for line, _, code, message in found(c)] == [
+        (ROWS, "E0219", "table `t` has no row for B, B")]
+
+
 def test_coverage_needs_only_the_ir() -> None:
     """A table made by hand, with no AST behind it, is judged the same: the pass reads `ir.Table` alone."""
     c = through_phase_2(BASE)
