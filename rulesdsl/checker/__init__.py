@@ -8,7 +8,7 @@ The checker runs three phases, each a tuple of plain functions of one `Checking`
 2. CHECK_BODIES: each default, table row, function, procedure, order, phase, victory and report field is
    checked once, into the IR. A body needed sooner (a default calling a function) is checked on demand
    and kept (`bodies.Bodies`).
-3. ANALYSE: checks over the finished IR and names: range tables' coverage, orders never run, secrets
+3. ANALYSE: checks over the finished IR and names: which keys tables' rows cover, orders never run, secrets
    shown to players, shadowed syntaxes, unused groups, table reads that stop a turn, unused names; then
    the schemas.
 """
