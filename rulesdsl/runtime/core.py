@@ -133,11 +133,14 @@ def stored(index: dict[str, Any], m: dict[str, Any]) -> list[Any]:
 
 # ---------------------------------------------------------------- pure functions, remembered while nothing changes
 
-# The memo of each game inside an `unchanging` window, by the game's id (a window holds the game, so the id
-# cannot be reused while it is open); and the game and memo of the window opened last, which a `pure` call
-# finds without looking up.
-_WINDOWS: dict[int, dict[tuple[Any, ...], Any]] = {}
-_LAST: tuple[Any, dict[tuple[Any, ...], Any] | None] = (None, None)
+class Window:
+    """One open `unchanging` window of a game (its `window` attribute while it is open): the caches of the `pure`
+    functions called in it, emptied when it closes so that they hold no value of the game after it."""
+
+    __slots__ = ("caches",)
+
+    def __init__(self) -> None:
+        self.caches: list[dict[Any, Any]] = []
 
 
 @contextmanager
@@ -152,43 +155,91 @@ def unchanging(g: Any) -> Iterator[None]:
     victory, and a game folder may hold one around all reports of a turn, so that each country's controller
     is found once for all players. A window inside another one is the same window. Results are remembered only
     of functions whose value cannot be changed by its caller (numbers, text, things, none), so no caller sees
-    another's changes."""
-    global _LAST
-    key = id(g)
-    if key in _WINDOWS:
+    another's changes.
+
+    The window is kept on the game itself (`g.window`), so that a `pure` call outside any window costs one
+    attribute read."""
+    if getattr(g, "window", None) is not None:
         yield
         return
-    memo: dict[tuple[Any, ...], Any] = {}
-    _WINDOWS[key] = memo
-    last, _LAST = _LAST, (g, memo)
+    window = g.window = Window()
     try:
         yield
     finally:
-        del _WINDOWS[key]
-        _LAST = last if last[0] is not None and id(last[0]) in _WINDOWS else (None, None)
+        g.window = None
+        for cache in window.caches:
+            cache.clear()
 
 
 def pure(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Decorates a generated function `fn(g, *args)` that draws no chance, takes hashable arguments and returns
-    a value nobody can change: inside an `unchanging` window of `g`, each call is computed once."""
+    a value nobody can change: inside an `unchanging` window of `g`, each call is computed once.
 
-    @functools.wraps(fn)
-    def remembered(g: Any, *args: Any) -> Any:
-        game, memo = _LAST
-        if game is not g:
-            if not _WINDOWS:
-                return fn(g, *args)
-            memo = _WINDOWS.get(id(g))
-        if memo is None:
-            return fn(g, *args)
-        key = (fn, args)
+    Each function keeps its own cache, keyed by its arguments (by the argument itself when it takes one) and
+    belonging to one window at a time: a call in another window (of another game, or a later one) empties it
+    first, so that a value is never read outside the window that computed it. A function of one or two
+    arguments gets a wrapper of as many: a call through `*args` costs more, and these are most calls."""
+    cache: dict[Any, Any] = {}
+    owner: list[Window | None] = [None]  # the window the cache belongs to
+
+    def own(window: Window) -> None:
+        cache.clear()
+        owner[0] = window
+        window.caches.append(cache)
+
+    def remembered1(g: Any, a: Any) -> Any:
         try:
-            return memo[key]
+            window = g.window
+        except AttributeError:  # not a Game: never in a window
+            window = None
+        if window is None:
+            return fn(g, a)
+        if owner[0] is not window:
+            own(window)
+        try:
+            return cache[a]
         except KeyError:
-            value = memo[key] = fn(g, *args)
+            value = cache[a] = fn(g, a)
             return value
 
-    return remembered
+    def remembered2(g: Any, a: Any, b: Any) -> Any:
+        try:
+            window = g.window
+        except AttributeError:
+            window = None
+        if window is None:
+            return fn(g, a, b)
+        if owner[0] is not window:
+            own(window)
+        key = (a, b)
+        try:
+            return cache[key]
+        except KeyError:
+            value = cache[key] = fn(g, a, b)
+            return value
+
+    def remembered(g: Any, *args: Any) -> Any:
+        try:
+            window = g.window
+        except AttributeError:
+            window = None
+        if window is None:
+            return fn(g, *args)
+        if owner[0] is not window:
+            own(window)
+        try:
+            return cache[args]
+        except KeyError:
+            value = cache[args] = fn(g, *args)
+            return value
+
+    code = fn.__code__
+    fixed = -1 if code.co_flags & _CO_VARARGS or fn.__defaults__ else code.co_argcount - 1
+    wrapper: Callable[..., Any] = remembered1 if fixed == 1 else remembered2 if fixed == 2 else remembered
+    return functools.wraps(fn)(wrapper)
+
+
+_CO_VARARGS = 0x04  # inspect.CO_VARARGS: `inspect` is not imported for one constant (a turn's imports count)
 
 
 # ---------------------------------------------------------------- collections

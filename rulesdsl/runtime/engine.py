@@ -25,6 +25,7 @@ from rulesdsl.runtime.core import (
     TableMiss,
     Thing,
     TooManyRounds,
+    Window,
     WorldBase,
     unchanging,
 )
@@ -94,6 +95,9 @@ class Game:
         # another game's mail given by mistake: the game folder refuses such a turn.
         self.games_named: list[tuple[str, bool] | None] = []
         self._doing: str | OrderRec = ""  # for locate: a phase's or report's words, or the order carried out
+        # The `unchanging` window open on this game, or None: written by runtime.core.unchanging alone, read
+        # by each `pure` call.
+        self.window: Window | None = None
 
     # ------------------------------------------------------------ what generated code calls
     def players(self) -> list[PlayerBase]:
