@@ -92,9 +92,10 @@ class Plain(dict[str, Any]):
     __slots__ = ()
 
 
-@dataclass
+@dataclass(slots=True)
 class OrderRec:
-    """One order a player gave, once its arguments are read."""
+    """One order a player gave, once its arguments are read. Slotted: the generated code reads its fields
+    for every order, and in loops over orders(kind)."""
 
     kind: str
     player: Any

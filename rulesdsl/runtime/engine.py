@@ -134,8 +134,9 @@ class Game:
 
     def run(self, kind: str) -> None:
         """Carries out this turn's orders of one kind, in the order chosen (`_choose`)."""
-        for rec in self._batch.get(kind, []):
-            self._execute(self.orders[kind], rec)
+        spec, execute = self.orders[kind], self._execute
+        for rec in self._batch.get(kind, ()):
+            execute(spec, rec)
 
     @contextmanager
     def doing(self, what: str) -> Iterator[None]:
@@ -257,10 +258,43 @@ class Game:
     # ------------------------------------------------------------ carrying out one order
     def _execute(self, spec: OrderSpec, rec: OrderRec) -> None:
         """Carries out one order, a game order that a phase runs or a personal one as its mail is read: its
-        checks, its cost, its effect. It is done, or failed with the reason."""
+        checks, its cost, its effect. It is done, or failed with the reason.
+
+        One function, with no helper called per order: at 20 players a day carries out 200 orders, and each
+        call more per order was a tenth of the phases' time. A counted loop too long for the game (its bound
+        came from what the player wrote) fails the order in its checks or cost as in its effect, not the turn."""
+        me = rec.player
         # doing()'s save and restore, written out: a context manager per order was a fifth of a day's phases.
         before, self._doing = self._doing, rec  # worded only if an error needs it (locate)
-        reason = self._carry_out(spec, rec.player, rec)
+        reason: str | None = None
+        cost = 0
+        if not me.active:
+            reason = "you are out of the game"
+        else:
+            try:
+                # A game order's `valid` was asked when it was chosen; a personal order is not chosen.
+                if spec.kind == "personal" and spec.valid is not None:
+                    reason = spec.valid(self, me, rec)
+                if reason is None and spec.require is not None:
+                    reason = spec.require(self, me, rec)
+                if reason is None and spec.cost is not None:
+                    cost = spec.cost(self, me, rec)
+            except TooManyRounds as e:
+                reason = str(e)
+        pay = self.pay_attr
+        if reason is None and cost and pay:
+            have = getattr(me, pay)
+            if cost > have:
+                reason = f"not enough {self.spec.policy.pay_field}: it costs {cost} and you have {have}"
+            else:
+                setattr(me, pay, have - cost)
+        if reason is None and spec.effect is not None:
+            try:
+                spec.effect(self, me, rec)
+            except OrderFailed as fail:
+                if cost and pay:
+                    setattr(me, pay, getattr(me, pay) + cost)
+                reason = str(fail)
         self._doing = before
         if reason is not None:
             rec.status, rec.reason = "failed", reason
@@ -269,39 +303,11 @@ class Game:
         if spec.kind == "personal":
             return  # free, and outside the turn's orders: no budget, and not among `orders(kind)`
         if self.budget_attr:
-            setattr(rec.player, self.budget_attr, getattr(rec.player, self.budget_attr) - 1)
-        self._executed.setdefault(rec.kind, []).append(rec)
-
-    def _carry_out(self, spec: OrderSpec, me: PlayerBase, rec: OrderRec) -> str | None:
-        """`_execute`'s steps: why the order fails, or None once its effect is done."""
-        if not me.active:
-            return "you are out of the game"
-        if spec.kind == "personal":
-            # A game order's `valid` was asked when it was chosen; a personal order is not chosen.
-            reason = _ask(spec.valid, self, me, rec)
-            if reason is not None:
-                return reason
-        reason = _ask(spec.require, self, me, rec)
-        if reason is not None:
-            return reason
-        try:
-            cost = spec.cost(self, me, rec) if spec.cost else 0
-        except TooManyRounds as e:
-            return str(e)
-        pay = self.pay_attr
-        if cost and pay:
-            have = getattr(me, pay)
-            if cost > have:
-                return f"not enough {self.spec.policy.pay_field}: it costs {cost} and you have {have}"
-            setattr(me, pay, have - cost)
-        try:
-            if spec.effect:
-                spec.effect(self, me, rec)
-        except OrderFailed as fail:
-            if cost and pay:
-                setattr(me, pay, getattr(me, pay) + cost)
-            return str(fail)
-        return None
+            setattr(me, self.budget_attr, getattr(me, self.budget_attr) - 1)
+        done = self._executed.get(rec.kind)
+        if done is None:
+            done = self._executed[rec.kind] = []
+        done.append(rec)
 
     # ------------------------------------------------------------ choosing the turn's orders
     def _choose(self) -> None:
