@@ -75,6 +75,9 @@ class Emitter:
         # no block scope, so a name bound in a block that an enclosing block binds too gets a name of its own.
         self.scopes: list[dict[str, str]] = [{}]
         self._plain_functions: dict[str, bool] = {}
+        # Per-key values an order-free aggregate binds from `stored_items`, innermost last: the value read
+        # `m[var]`, the rules name and Python name of the loop's variable, and the name its value is bound to.
+        self.stored_values: list[tuple[ir.MapGet, str, str, str]] = []
 
     # ------------------------------------------------------------ locals
     def local(self, name: str) -> str:
@@ -137,6 +140,9 @@ class Emitter:
         if isinstance(e, ir.Field):
             return self.field(e)
         if isinstance(e, ir.MapGet):
+            for m, var, v, at in reversed(self.stored_values):
+                if e == m and self.local(var) == v:  # the same item's value, bound where the loop took it
+                    return at
             default = self.ex(e.default) if e.default is not None else "None"
             return _map_get(self.sub(e.obj, 9, False), self.sub(e.key, 9, False), default)
         if isinstance(e, ir.ListIndex):
@@ -259,13 +265,36 @@ class Emitter:
         return f" if {self.ex(where)}"
 
     def agg(self, e: ir.Agg) -> str:
+        test = _stored_test(e.var, e.source, e.where) if _order_free(e) else None
+        if test is not None:
+            return self.stored_agg(e, test)
         src = self.loop_source(e.var, e.source, e.where)
         with self.block():
             v = self.bind(e.var)
             return self._agg(e, v, src)
 
-    def _agg(self, e: ir.Agg, v: str, src: str, body: str | None = None) -> str:
-        gen = f"for {v} in {src}{self.loop_condition(e.var, e.source, e.where)}"
+    def stored_agg(self, e: ir.Agg, test: ir.MapGet) -> str:
+        """An aggregate whose value does not depend on the order of its items, over the keys a per-key value
+        `m` stores (see `loop_source`): it goes through `m`'s (thing, value) pairs as `m` stores them, not
+        sorted into declaration order, and reads `m[var]` from the pair instead of looking it up again.
+
+        The same items pass the condition as in declaration order, and each one's body is worked out alike;
+        only the order differs, which a sum, a count, the best (the one highest, none on a tie) and the
+        largest or smallest whole number do not see. (Where several items' bodies would fail, another may
+        be the first to: the turn fails either way.)"""
+        thing = e.source.thing if isinstance(e.source, ir.AllOf) else "Player"
+        src = f"{self.rt('stored_items')}(g.index[{thing!r}], {self.sub(test.obj, 9, False)})"
+        with self.block():
+            v = self.bind(e.var)
+            at = names.stored_value(v)
+            self.stored_values.append((test, e.var, v, at))
+            try:
+                return self._agg(e, v, src, target=f"{v}, {at}")
+            finally:
+                self.stored_values.pop()
+
+    def _agg(self, e: ir.Agg, v: str, src: str, body: str | None = None, target: str | None = None) -> str:
+        gen = f"for {target or v} in {src}{self.loop_condition(e.var, e.source, e.where)}"
         body = self.ex(e.body) if body is None else body
         f = e.func
         if f == "sum":
@@ -992,14 +1021,22 @@ def _map_test(var: str, keyed: str, e: ir.Expr) -> ir.MapGet | None:
     m, k, op = e.left, e.right, e.op
     if isinstance(k, ir.MapGet):
         m, k, op = k, m, _MIRRORED[op]
+    # `m` is read before the loop, where its variable is not bound: `b.pull[b]` is not such a test.
     if not (isinstance(m, ir.MapGet) and isinstance(m.key, ir.Local) and m.key.name == var and _plain(m.obj)
-            and T.strip_opt(m.key.ty) == T.ThingT(keyed)):
+            and var not in _locals_read(m.obj) and T.strip_opt(m.key.ty) == T.ThingT(keyed)):
         return None
     d = m.default
     if not (_number(k) and d is not None and _number(d)):
         return None
     assert isinstance(k, ir.Const) and isinstance(d, ir.Const)
     return None if _ORDERINGS[op](d.value, k.value) else m
+
+
+def _order_free(e: ir.Agg) -> bool:
+    """An aggregate whose value the order of its items does not change: a sum or a count, the best (its
+    one highest score, or none on a tie), and the largest or smallest of whole numbers (of decimals, equal
+    values may be an int and a Fraction, and which one comes first is the one kept)."""
+    return e.func in ("sum", "count", "best") or (e.func in ("max", "min") and _whole(e.body.ty))
 
 
 def _number(e: ir.Expr) -> bool:

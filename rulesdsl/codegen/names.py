@@ -12,7 +12,8 @@ one ran twice), and no rules name may become a name the module or the runtime al
      `when`, `victory_` victories' `when` and `warn`, `group_` order groups, `thing_` things whose name does
      not start with a capital;
    - module level, a capital first: things whose name starts with a capital (`Country`);
-   - function level: `v_` locals (parameters, `let`, `for`, an order's arguments, a victory's variable);
+   - function level: `v_` locals (parameters, `let`, `for`, an order's arguments, a victory's variable),
+     and `at_` the value a per-key value stores for a loop's item, named after the item's local;
    - attribute level (a different namespace: after a dot, or in `__slots__`): fields.
 
    The prefixes are prefix-free (none is the start of another), so `p + x == q + y` for two prefixes forces
@@ -80,7 +81,7 @@ FIXED = CAPITALISED | exported | frozenset({
     "__slots__", "TYPE",  # in the body of each class, their own namespace
 }) | frozenset(f"k{i}" for i in range(10))
 
-PREFIXES = ("v_", "fn_", "proc_", "tbl_", "rows_", "order_", "phase_", "victory_", "group_", "thing_")
+PREFIXES = ("v_", "at_", "fn_", "proc_", "tbl_", "rows_", "order_", "phase_", "victory_", "group_", "thing_")
 ORDER_PARTS = ("valid", "require", "cost", "effect", "ends_turn")
 VICTORY_PARTS = ("when", "warn")
 
@@ -98,6 +99,13 @@ def local(name: str, depth: int = 1) -> str:
     inner one would overwrite the outer)."""
     assert depth >= 1, depth
     return f"v_{name}" if depth == 1 else f"v__{name}_{depth}"
+
+
+def stored_value(local_name: str) -> str:
+    """The value a per-key value stores for a loop's item, bound beside it (`for v_p, at_p in ...`): `at_` and
+    what follows `v_` in the item's Python name, so that it is as distinct as that name is."""
+    assert local_name.startswith("v_"), local_name
+    return f"at_{local_name[2:]}"
 
 
 def attr(name: str) -> str:

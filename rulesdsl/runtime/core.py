@@ -132,6 +132,13 @@ def stored(index: dict[str, Any], m: dict[str, Any]) -> list[Any]:
     return things
 
 
+def stored_items(index: dict[str, Any], m: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """(thing, value) for each key the per-key value `m` stores, in the order `m` stores them: what an
+    aggregate whose value does not depend on the order (a sum, a count, the best) goes through, with no sort
+    and no second look-up of each value."""
+    return [(index[k], v) for k, v in m.items()]
+
+
 # ---------------------------------------------------------------- pure functions, remembered while nothing changes
 
 class Window:
