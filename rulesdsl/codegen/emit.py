@@ -78,6 +78,10 @@ class Emitter:
         # Per-key values an order-free aggregate binds from `stored_items`, innermost last: the value read
         # `m[var]`, the rules name and Python name of the loop's variable, and the name its value is bound to.
         self.stored_values: list[tuple[ir.MapGet, str, str, str]] = []
+        # Calls a function's body makes more than once, worked out once before its `return` (see `functions`):
+        # the call's shape -> the local that holds its value. Empty inside a block (an aggregate), whose
+        # variable may stand for another value under the same name.
+        self.hoisted: dict[object, str] = {}
 
     # ------------------------------------------------------------ locals
     def local(self, name: str) -> str:
@@ -98,10 +102,12 @@ class Emitter:
     @contextmanager
     def block(self) -> Iterator[None]:
         self.scopes.append({})
+        hoisted, self.hoisted = self.hoisted, {}
         try:
             yield
         finally:
             self.scopes.pop()
+            self.hoisted = hoisted
 
     @contextmanager
     def function(self, params: Iterable[str]) -> Iterator[None]:
@@ -152,6 +158,10 @@ class Emitter:
         if isinstance(e, ir.TableGet):
             return f"{names.table(e.table)}(g, " + ", ".join(self.ex(a) for a in e.args) + ")"
         if isinstance(e, ir.CallFn):
+            if self.hoisted:
+                held = self.hoisted.get(_shape(e))
+                if held is not None:
+                    return held
             return f"{names.function(e.func)}(" + ", ".join(["g", *(self.ex(a) for a in e.args)]) + ")"
         if isinstance(e, ir.Builtin):
             return self.builtin(e)
@@ -661,6 +671,7 @@ class Emitter:
     def functions(self) -> None:
         w = self.w
         remembered = _remembered(self.p)
+        chancy = _chancy(self.p)
         for f in self.p.functions:
             if f.name in remembered:
                 # The decorator first, so that the `.rules` marker stays right above the `def` it names.
@@ -672,14 +683,29 @@ class Emitter:
                 w.section(f.line, rule=f"function {f.name}")
             w.line(f"def {names.function(f.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in f.params)]) + "):")
             with w.indent(), self.function(a for a, _ in f.params):
+                self.hoist(_repeated_calls(f.body, chancy), f.body.line)
                 body = self.plain(f.body) if not _scalar(f.result) and self.plain_result(f.name) else None
                 w.line(f"return {self.ex(f.body) if body is None else body}", f.body.line)
+                self.hoisted = {}
         for pr in self.p.procedures:
             w.section(pr.line, rule=f"procedure {pr.name}")
             w.line(f"def {names.procedure(pr.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in pr.params)])
                    + "):")
             with w.indent(), self.function(a for a, _ in pr.params):
                 self.stmts(pr.body)
+
+    def hoist(self, calls: list[ir.CallFn], line: int) -> None:
+        """Each call a function's body makes twice or more, and surely makes (not only in one branch), as a
+        local set before the `return`: `res_my_troops_in = fn_my_troops_in(g, v_p, v_c)`, then read where the
+        call stood. The body is an expression, which writes nothing, so each of its calls returns the same
+        value wherever it stands; none of them draws a chance, so the draws keep their order. (A call that would
+        fail now fails before the rest of the body, not after: the turn fails either way.)"""
+        count: dict[str, int] = {}
+        for call in calls:
+            n = count[call.func] = count.get(call.func, 0) + 1
+            name = names.held_call(call.func, n)
+            self.w.line(f"{name} = {self.ex(call)}", line)  # after those it may use, found inside it first
+            self.hoisted[_shape(call)] = name
 
     def _order_function(self, o: ir.Order, part: str, line: int, body: object) -> None:
         """The head of one of an order's functions, `(g, me, o)`, with the arguments `body` reads unpacked;
@@ -1097,16 +1123,70 @@ def _remembered(program: ir.Program) -> set[str]:
         for name in calls.get(todo.pop(), set()) - reached:
             reached.add(name)
             todo.append(name)
-    chancy = {f.name for f in functions
+    chancy = _chancy(program)
+    return {f.name for f in functions
+            if f.name in reached and f.name not in chancy and any(isinstance(n, ir.Agg) for n in _nodes(f.body))
+            and all(_unchangeable(ty, decimal=False) for _, ty in f.params) and _unchangeable(f.result)}
+
+
+def _chancy(program: ir.Program) -> set[str]:
+    """The functions that draw a chance, or call one that does: each call may return something new."""
+    calls = {f.name: {n.func for n in _nodes(f.body) if isinstance(n, ir.CallFn)} for f in program.functions}
+    chancy = {f.name for f in program.functions
               if any(isinstance(n, ir.Builtin) and n.func in _CHANCE for n in _nodes(f.body))}
     grew = True
     while grew:
         more = {name for name, called in calls.items() if called & chancy} - chancy
         chancy |= more
         grew = bool(more)
-    return {f.name for f in functions
-            if f.name in reached and f.name not in chancy and any(isinstance(n, ir.Agg) for n in _nodes(f.body))
-            and all(_unchangeable(ty, decimal=False) for _, ty in f.params) and _unchangeable(f.result)}
+    return chancy
+
+
+def _shape(e: object) -> object:
+    """What an IR value means, without where it stands (its line and span): two calls of one shape are the
+    same call."""
+    if isinstance(e, (tuple, list)):
+        return tuple(_shape(x) for x in e)
+    if isinstance(e, ir.Node):
+        return (type(e).__name__, *(_shape(getattr(e, f.name)) for f in dataclasses.fields(e)
+                                    if f.name not in ("line", "span")))
+    return e
+
+
+def _repeated_calls(body: ir.Expr, chancy: set[str]) -> list[ir.CallFn]:
+    """The calls of functions that draw no chance that `body` makes more than once, at least once outside
+    any branch (the `then` or `else` of an `if`, the right side of `and` or `or`), in the order a call's
+    arguments come before the call; calls inside an aggregate are left alone, where its variable may stand
+    for another value under a parameter's name."""
+    seen: dict[object, int] = {}
+    sure: set[object] = set()
+    found: list[tuple[object, ir.CallFn]] = []
+
+    def visit(e: ir.Node, unconditional: bool) -> None:
+        if isinstance(e, ir.Agg):
+            return
+        if isinstance(e, ir.Cond):
+            visit(e.cond, unconditional)
+            visit(e.then, False)
+            visit(e.otherwise, False)
+            return
+        if isinstance(e, ir.BinOp) and e.op in ("and", "or"):
+            visit(e.left, unconditional)
+            visit(e.right, False)
+            return
+        for child in e.children():
+            visit(child, unconditional)
+        if isinstance(e, ir.CallFn) and e.func not in chancy:
+            shape = _shape(e)
+            if shape not in seen:
+                seen[shape] = 0
+                found.append((shape, e))
+            seen[shape] += 1
+            if unconditional:
+                sure.add(shape)
+
+    visit(body, True)
+    return [call for shape, call in found if seen[shape] > 1 and shape in sure]
 
 
 # What the code of a value may not hold inside an f-string on Python 3.11: its quotes, a backslash, braces, a

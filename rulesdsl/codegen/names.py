@@ -13,7 +13,8 @@ one ran twice), and no rules name may become a name the module or the runtime al
      not start with a capital;
    - module level, a capital first: things whose name starts with a capital (`Country`);
    - function level: `v_` locals (parameters, `let`, `for`, an order's arguments, a victory's variable),
-     and `at_` the value a per-key value stores for a loop's item, named after the item's local;
+     `at_` the value a per-key value stores for a loop's item, named after the item's local, and `res_`
+     the value of a call a function's body makes more than once (`res__NAME_N` as `v__`);
    - attribute level (a different namespace: after a dot, or in `__slots__`): fields.
 
    The prefixes are prefix-free (none is the start of another), so `p + x == q + y` for two prefixes forces
@@ -81,7 +82,7 @@ FIXED = CAPITALISED | exported | frozenset({
     "__slots__", "TYPE",  # in the body of each class, their own namespace
 }) | frozenset(f"k{i}" for i in range(10))
 
-PREFIXES = ("v_", "at_", "fn_", "proc_", "tbl_", "rows_", "order_", "phase_", "victory_", "group_", "thing_")
+PREFIXES = ("v_", "at_", "res_", "fn_", "proc_", "tbl_", "rows_", "order_", "phase_", "victory_", "group_", "thing_")
 ORDER_PARTS = ("valid", "require", "cost", "effect", "ends_turn")
 VICTORY_PARTS = ("when", "warn")
 
@@ -106,6 +107,12 @@ def stored_value(local_name: str) -> str:
     what follows `v_` in the item's Python name, so that it is as distinct as that name is."""
     assert local_name.startswith("v_"), local_name
     return f"at_{local_name[2:]}"
+
+
+def held_call(function: str, n: int) -> str:
+    """The local that holds the value of a call a function's body makes more than once: `res_NAME` for the first
+    such call of function NAME, `res__NAME_N` for the N-th (N >= 2) with other arguments."""
+    return f"res_{function}" if n == 1 else f"res__{function}_{n}"
 
 
 def attr(name: str) -> str:
