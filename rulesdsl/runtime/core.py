@@ -139,6 +139,26 @@ def stored_items(index: dict[str, Any], m: dict[str, Any]) -> list[tuple[Any, An
     return [(index[k], v) for k, v in m.items()]
 
 
+def best_stored(index: dict[str, Any], m: dict[str, Any], low: Any, strict: bool, active: bool) -> Any:
+    """`best(x for x in S where m[x] > low by m[x])` (`>= low` where not `strict`): the thing whose value in the
+    per-key value `m` is the one highest above `low`, or None when none is or the top is tied. `index` maps
+    keys to things; `active`: S is `players`, and only active players count. Only what `m` stores is read,
+    in one loop, in the order it is stored: the best of a set does not depend on its order."""
+    top: Any = None
+    winner: Any = None
+    tied = False
+    for k, v in m.items():
+        if v > low if strict else v >= low:
+            if top is None or v > top:
+                thing = index[k]
+                if active and not thing.active:
+                    continue
+                top, winner, tied = v, thing, False
+            elif v == top and (not active or index[k].active):
+                tied = True
+    return None if tied else winner
+
+
 # ---------------------------------------------------------------- pure functions, remembered while nothing changes
 
 class Window:

@@ -102,7 +102,7 @@ def test_a_loop_over_stored_keys_takes_the_same_players_in_the_same_order(speed:
     g = speed.new_game(players=4)
     ann, bob, cid, dee = g.all_players
     source = Path(str(speed.module.__file__)).read_text(encoding="utf-8")
-    assert "stored_items(g.index['Player'], v_c.owner)" in source
+    assert "best_stored(g.index['Player'], v_c.owner, 0, strict=True, active=True)" in source
     box = g.index["Box"]["A"]
     cases = [
         ({}, None, 0),
