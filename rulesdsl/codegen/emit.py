@@ -241,6 +241,8 @@ class Emitter:
         """A builtin function's call, as its entry in `rulesdsl.builtins` writes it."""
         b = BUILTINS[e.func]
         a = [self.ex(x) for x in e.args]
+        if e.func == "size" and isinstance(e.args[0], ir.Special) and e.args[0].name == "players":
+            a = ["g.players_read()"]  # only counted: the game's own list, not a copy
         fills = {"args": ", ".join(a), "extra": repr(e.extra)}
         if b.runtime is not None:
             fills["rt"] = self.rt(b.runtime)
@@ -262,6 +264,8 @@ class Emitter:
             return f"g.orders_read({source.extra!r})"
         test = _stored_test(var, source, where)
         if test is None:
+            if isinstance(source, ir.Special) and source.name == "players":
+                return "g.players_read()"  # the game's own list, not a copy, as for orders(kind) above
             return self.ex(source)
         thing = source.thing if isinstance(source, ir.AllOf) else "Player"
         return f"{self.rt('stored')}(g.index[{thing!r}], {self.sub(test.obj, 9, False)})"

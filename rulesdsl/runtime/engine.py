@@ -101,13 +101,20 @@ class Game:
 
     # ------------------------------------------------------------ what generated code calls
     def players(self) -> list[PlayerBase]:
-        """The active players, in game order. Generated code asks very often, so the list is kept while no
-        player's `active` has changed (PlayerBase counts each change) and no player has been added."""
+        """`players` as a value: the active players, in game order, in a list of its own (the rules may add to
+        or remove from a `let` of players)."""
+        return list(self.players_read())
+
+    def players_read(self) -> Sequence[PlayerBase]:
+        """`players` where a loop or an aggregate only goes through it, or its size is asked: the active players,
+        in game order, in the list the game keeps, not a copy. Read-only by contract, as `orders_read`.
+        Generated code asks very often, so the list is kept while no player's `active` has changed
+        (PlayerBase counts each change) and no player has been added."""
         now = (PlayerBase.active_changes, len(self.all_players))
         if now != self._active_when or self._active_of is not self.all_players:
             self._active = [p for p in self.all_players if p.active]
             self._active_when, self._active_of = now, self.all_players
-        return self._active.copy()  # a copy: the rules may add to or remove from a `let` of players
+        return self._active
 
     def rng(self, purpose: str) -> random.Random:
         """One stream per purpose and turn: a new draw somewhere never shifts the draws elsewhere."""
