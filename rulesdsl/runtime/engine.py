@@ -275,12 +275,13 @@ class Game:
         before, self._doing = self._doing, rec  # worded only if an error needs it (locate)
         reason: str | None = None
         cost = 0
-        if not me.active:
+        personal = spec.kind == "personal"
+        if not me._active:  # `active` itself, not through its property: read for every order
             reason = "you are out of the game"
         else:
             try:
                 # A game order's `valid` was asked when it was chosen; a personal order is not chosen.
-                if spec.kind == "personal" and spec.valid is not None:
+                if personal and spec.valid is not None:
                     reason = spec.valid(self, me, rec)
                 if reason is None and spec.require is not None:
                     reason = spec.require(self, me, rec)
@@ -307,10 +308,11 @@ class Game:
             rec.status, rec.reason = "failed", reason
             return
         rec.status = "done"
-        if spec.kind == "personal":
+        if personal:
             return  # free, and outside the turn's orders: no budget, and not among `orders(kind)`
-        if self.budget_attr:
-            setattr(me, self.budget_attr, getattr(me, self.budget_attr) - 1)
+        budget = self.budget_attr
+        if budget:
+            setattr(me, budget, getattr(me, budget) - 1)
         done = self._executed.get(rec.kind)
         if done is None:
             done = self._executed[rec.kind] = []
