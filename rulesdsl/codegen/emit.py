@@ -82,6 +82,9 @@ class Emitter:
         # the call's shape -> the local that holds its value. Empty inside a block (an aggregate), whose
         # variable may stand for another value under the same name.
         self.hoisted: dict[object, str] = {}
+        # Range tables of one decimal key compared in whole numbers: each has a function of the key's numerator
+        # and denominator too (`ratio_NAME`), which a call with `a / b` of whole numbers calls with a and b.
+        self.ratio_tables = {t.name for t in program.tables if _ratio_table(t)}
 
     # ------------------------------------------------------------ locals
     def local(self, name: str) -> str:
@@ -156,6 +159,12 @@ class Emitter:
         if isinstance(e, ir.RecordGet):
             return f"{self.ex(e.obj)}[{e.name!r}]"
         if isinstance(e, ir.TableGet):
+            (key, *more) = e.args
+            if not more and e.table in self.ratio_tables and isinstance(key, ir.BinOp) and key.op == "/" \
+                    and _whole(key.left.ty) and _whole(key.right.ty):
+                # A whole number over another, compared in whole numbers: no Fraction is made (see `tables`).
+                return (f"{names.table_ratio(e.table)}(g, *{self.rt('whole_ratio')}({self.ex(key.left)}, "
+                        f"{self.ex(key.right)}))")
             return f"{names.table(e.table)}(g, " + ", ".join(self.ex(a) for a in e.args) + ")"
         if isinstance(e, ir.CallFn):
             if self.hoisted:
@@ -630,15 +639,16 @@ class Emitter:
                 continue
             params = [f"k{i}" for i in range(len(t.param_types))]
             w.line(f"def {names.table(t.name)}(" + ", ".join(["g", *params]) + "):")
+            if t.name in self.ratio_tables:
+                # A key compared with fractions is compared in whole numbers: k0 < 3/2 is 2 * num < 3 * den
+                # where k0 = num/den (den > 0, for a whole number too), with no fraction made per row.
+                with w.indent():
+                    w.line(f"return {names.table_ratio(t.name)}(g, k0.numerator, k0.denominator)")
+                w.section(t.line, rule=f"table {t.name}")
+                w.line(f"def {names.table_ratio(t.name)}(g, num, den):")
             with w.indent():
                 if t.kind == "range":
-                    bounds = [b for (lo, _, hi, _), _ in t.rows for b in (lo, hi) if b is not None]
-                    # A key compared with fractions is compared in whole numbers: k0 < 3/2 is 2 * num < 3 * den
-                    # where k0 = num/den (den > 0, for a whole number too), with no fraction made per row.
-                    whole = not all(isinstance(b, int) for b in bounds) \
-                        and all(isinstance(b, (int, Fraction)) and not isinstance(b, bool) for b in bounds)
-                    if whole:
-                        w.line("num, den = k0.numerator, k0.denominator")
+                    whole = t.name in self.ratio_tables
                     for (lo, lo_open, hi, hi_open), value in t.rows:
                         conds = []
                         if lo is not None:
@@ -650,7 +660,8 @@ class Emitter:
                         w.line(f"if {' and '.join(conds) or 'True'}:", value.line)
                         with w.indent():
                             w.line(f"return {self.ex(value)}")
-                    w.line(f"raise {self.rt('TableMiss')}({t.name!r}, k0)")
+                    missed = f"{self.rt('Fraction')}(num, den)" if whole else "k0"
+                    w.line(f"raise {self.rt('TableMiss')}({t.name!r}, {missed})")
                 else:
                     key = ", ".join(f"{p}._key" if isinstance(pt, T.ThingT) else p
                                     for p, pt in zip(params, t.param_types, strict=True))
@@ -1091,6 +1102,16 @@ def _best_by_stored(e: ir.Agg, m: ir.MapGet) -> tuple[ir.Const, bool] | None:
         return None
     assert isinstance(low, ir.Const)
     return low, op == ">"
+
+
+def _ratio_table(t: ir.Table) -> bool:
+    """A range table whose key is compared in whole numbers: one decimal key, and bounds that are whole numbers
+    and fractions, not all whole (then the key is compared as it is)."""
+    if t.kind != "range" or len(t.param_types) != 1:
+        return False
+    bounds = [b for (lo, _, hi, _), _ in t.rows for b in (lo, hi) if b is not None]
+    return not all(isinstance(b, int) for b in bounds) \
+        and all(isinstance(b, (int, Fraction)) and not isinstance(b, bool) for b in bounds)
 
 
 def _order_free(e: ir.Agg) -> bool:

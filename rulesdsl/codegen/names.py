@@ -7,10 +7,10 @@ one ran twice), and no rules name may become a name the module or the runtime al
 
 1. Families. Every generated name belongs to one family, told apart by how it starts:
 
-   - module level, lower-case prefixes: `fn_` functions, `proc_` procedures, `tbl_` tables, `rows_` the
-     rows of an exact table built once at import, `order_` orders' functions, `phase_` phases and their
-     `when`, `victory_` victories' `when` and `warn`, `group_` order groups, `thing_` things whose name does
-     not start with a capital;
+   - module level, lower-case prefixes: `fn_` functions, `proc_` procedures, `tbl_` tables, `ratio_` a range
+     table's function of its key's numerator and denominator, `rows_` the rows of an exact table built once
+     at import, `order_` orders' functions, `phase_` phases and their `when`, `victory_` victories' `when`
+     and `warn`, `group_` order groups, `thing_` things whose name does not start with a capital;
    - module level, a capital first: things whose name starts with a capital (`Country`);
    - function level: `v_` locals (parameters, `let`, `for`, an order's arguments, a victory's variable),
      `at_` the value a per-key value stores for a loop's item, named after the item's local, and `res_`
@@ -82,7 +82,8 @@ FIXED = CAPITALISED | exported | frozenset({
     "__slots__", "TYPE",  # in the body of each class, their own namespace
 }) | frozenset(f"k{i}" for i in range(10))
 
-PREFIXES = ("v_", "at_", "res_", "fn_", "proc_", "tbl_", "rows_", "order_", "phase_", "victory_", "group_", "thing_")
+PREFIXES = ("v_", "at_", "res_", "fn_", "proc_", "tbl_", "ratio_", "rows_", "order_", "phase_", "victory_", "group_",
+            "thing_")
 ORDER_PARTS = ("valid", "require", "cost", "effect", "ends_turn")
 VICTORY_PARTS = ("when", "warn")
 
@@ -137,6 +138,11 @@ def procedure(name: str) -> str:
 
 def table(name: str) -> str:
     return f"tbl_{name}"
+
+
+def table_ratio(name: str) -> str:
+    """A range table's function of its key's numerator and denominator, where it compares them in whole numbers."""
+    return f"ratio_{name}"
 
 
 def table_rows(name: str) -> str:

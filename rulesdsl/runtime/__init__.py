@@ -52,6 +52,7 @@ from rulesdsl.runtime.core import (
     truncate,
     unchanging,
     weighted_pick,
+    whole_ratio,
 )
 from rulesdsl.runtime.spec import (
     ArgSpec,
@@ -123,5 +124,6 @@ __all__ = [
     "truncate",
     "unchanging",
     "weighted_pick",
+    "whole_ratio",
 ]
 exported = frozenset(__all__)

@@ -355,6 +355,17 @@ def div(a: Any, b: Any) -> Fraction:
     return Fraction(a) / Fraction(b)
 
 
+def whole_ratio(a: int, b: int) -> tuple[int, int]:
+    """`a / b` of two whole numbers as (numerator, denominator) with a denominator above 0, for a table that
+    compares its key in whole numbers: no Fraction is made. Raises ZeroDivisionError as `a / b` would, here,
+    so that the error is located at the line that divides."""
+    if b > 0:
+        return a, b
+    if b < 0:
+        return -a, -b
+    raise ZeroDivisionError(f"{a} / 0")
+
+
 def intdiv(a: Any, b: Any) -> int:
     return int(a // b)
 

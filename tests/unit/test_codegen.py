@@ -92,7 +92,7 @@ def _declarations(path: Path) -> dict[tuple[str, str], n.Decl]:
 
 def _origin(name: str, orders: set[str], phases: set[str], victories: set[str]) -> tuple[str, str]:
     """The declaration a generated top-level name comes from."""
-    for prefix, kind in (("tbl_", "table"), ("fn_", "define"), ("proc_", "procedure")):
+    for prefix, kind in (("tbl_", "table"), ("ratio_", "table"), ("fn_", "define"), ("proc_", "procedure")):
         if name.startswith(prefix):
             return kind, name[len(prefix):]
     if name == "report_data":

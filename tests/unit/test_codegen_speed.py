@@ -42,6 +42,7 @@ table band(x: decimal) -> int {
   from 2.5: 4
 }
 define ratio(a: int, b: int) -> decimal = a / b
+define banded(a: int, b: int) -> int = band(a / b)
 define leader(c: Box) -> Player? = best(p for p in players where c.owner[p] > 0 by c.owner[p])
 define everyone(c: Box) -> int = sum(c.owner[p] for p in all_players where p.cash >= 0 and c.owner[p] != 0)
 define held(p: Player) -> int = count(c for c in Box where leader(c) == p)
@@ -78,11 +79,24 @@ def band(x: Fraction) -> int:
 
 def test_a_range_table_with_fractional_bounds_matches_the_fractions(speed: Loaded) -> None:
     source = Path(str(speed.module.__file__)).read_text(encoding="utf-8")
-    assert "num, den = k0.numerator, k0.denominator" in source
+    assert "return ratio_band(g, k0.numerator, k0.denominator)" in source
     g = speed.new_game()
     keys = sorted({Fraction(n, d) for n in range(-12, 13) for d in (1, 2, 3, 4, 6)})
     for key in [*keys, -3, -1, 0, 1, 2, 3]:
         assert speed.module.tbl_band(g, key) == band(Fraction(key)), key
+
+
+def test_a_range_table_keyed_by_a_division_of_whole_numbers_makes_no_fraction(speed: Loaded) -> None:
+    source = Path(str(speed.module.__file__)).read_text(encoding="utf-8")
+    assert "return ratio_band(g, *whole_ratio(v_a, v_b))" in source
+    g = speed.new_game()
+    for a, b in itertools.product(range(-13, 14), (-6, -4, -3, -2, -1, 1, 2, 3, 4, 6)):
+        assert speed.module.fn_banded(g, a, b) == band(Fraction(a, b)), (a, b)
+    # Division by zero, found where the rules divide (the function), as `a / b` would be.
+    with pytest.raises(ZeroDivisionError) as caught:
+        speed.module.fn_banded(g, 1, 0)
+    located = g.locate(caught.value)
+    assert (located.message, located.rule) == ("division by zero", "function banded")
 
 
 def test_a_division_of_whole_numbers_is_one_exact_fraction(speed: Loaded) -> None:
