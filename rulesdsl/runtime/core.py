@@ -206,7 +206,9 @@ def pure(fn: Callable[..., Any]) -> Callable[..., Any]:
     Each function keeps its own cache, keyed by its arguments (by the argument itself when it takes one) and
     belonging to one window at a time: a call in another window (of another game, or a later one) empties it
     first, so that a value is never read outside the window that computed it. A function of one or two
-    arguments gets a wrapper of as many: a call through `*args` costs more, and these are most calls."""
+    arguments gets a wrapper of as many: a call through `*args` costs more, and these are most calls. A value
+    not found yet is told by `get` (the cache itself standing for none), not by a KeyError: a function that
+    each report calls with its own player is missed as often as it is called."""
     cache: dict[Any, Any] = {}
     owner: list[Window | None] = [None]  # the window the cache belongs to
 
@@ -224,11 +226,10 @@ def pure(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(g, a)
         if owner[0] is not window:
             own(window)
-        try:
-            return cache[a]
-        except KeyError:
+        value = cache.get(a, cache)
+        if value is cache:
             value = cache[a] = fn(g, a)
-            return value
+        return value
 
     def remembered2(g: Any, a: Any, b: Any) -> Any:
         try:
@@ -240,11 +241,10 @@ def pure(fn: Callable[..., Any]) -> Callable[..., Any]:
         if owner[0] is not window:
             own(window)
         key = (a, b)
-        try:
-            return cache[key]
-        except KeyError:
+        value = cache.get(key, cache)
+        if value is cache:
             value = cache[key] = fn(g, a, b)
-            return value
+        return value
 
     def remembered(g: Any, *args: Any) -> Any:
         try:
@@ -255,11 +255,10 @@ def pure(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(g, *args)
         if owner[0] is not window:
             own(window)
-        try:
-            return cache[args]
-        except KeyError:
+        value = cache.get(args, cache)
+        if value is cache:
             value = cache[args] = fn(g, *args)
-            return value
+        return value
 
     code = fn.__code__
     fixed = -1 if code.co_flags & _CO_VARARGS or fn.__defaults__ else code.co_argcount - 1
