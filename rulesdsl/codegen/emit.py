@@ -1168,7 +1168,11 @@ def _remembered(program: ir.Program) -> set[str]:
     those the report or a victory condition calls (directly or not: windows are open there, so elsewhere
     remembering would only cost), that loop (an aggregate in their own body: the others cost less than
     remembering them), draw no chance (nor call a function that does), take arguments that can be keys and
-    return values no caller can change."""
+    return values no caller can change.
+
+    Not one that is called in one place only, with the report's own player (`sees_military(me, c)`): each
+    report calls it with a player of its own, so no value it remembers would be asked for again, and
+    remembering would only cost."""
     functions = program.functions
     calls = {f.name: {n.func for n in _nodes(f.body) if isinstance(n, ir.CallFn)} for f in functions}
     roots = [e for _, e in program.report.fields] if program.report is not None else []
@@ -1180,8 +1184,15 @@ def _remembered(program: ir.Program) -> set[str]:
             reached.add(name)
             todo.append(name)
     chancy = _chancy(program)
+    sites: dict[str, list[ir.CallFn]] = {}
+    for n in _nodes([roots, [f.body for f in functions if f.name in reached]]):
+        if isinstance(n, ir.CallFn):
+            sites.setdefault(n.func, []).append(n)
+    own = {name for name, found in sites.items()
+           if len(found) == 1 and any(isinstance(a, ir.Special) and a.name == "me" for a in found[0].args)}
     return {f.name for f in functions
-            if f.name in reached and f.name not in chancy and any(isinstance(n, ir.Agg) for n in _nodes(f.body))
+            if f.name in reached and f.name not in chancy and f.name not in own
+            and any(isinstance(n, ir.Agg) for n in _nodes(f.body))
             and all(_unchangeable(ty, decimal=False) for _, ty in f.params) and _unchangeable(f.result)}
 
 

@@ -8,6 +8,7 @@ through the keys a per-key value stores; `pure` functions inside and outside an 
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -46,9 +47,12 @@ define banded(a: int, b: int) -> int = band(a / b)
 define leader(c: Box) -> Player? = best(p for p in players where c.owner[p] > 0 by c.owner[p])
 define everyone(c: Box) -> int = sum(c.owner[p] for p in all_players where p.cash >= 0 and c.owner[p] != 0)
 define held(p: Player) -> int = count(c for c in Box where leader(c) == p)
+define mine(p: Player) -> int = count(c for c in Box where c.owner[p] > 0)
 report {
   cash = me.cash
   held = held(me)
+  twice = held(me) * 2
+  mine = mine(me)
   band = band(ratio(amount(me.cash), 4))
   total = everyone(Box.A)
   notes = me.notes
@@ -150,6 +154,20 @@ def test_a_pure_function_is_remembered_inside_a_window_only(speed: Loaded) -> No
     assert speed.module.fn_held(g, ann) == 1  # outside, computed each time
     assert speed.module.fn_held(g, bob) == 1
     assert speed.module.report_data(g, bob)["held"] == 1
+
+
+def test_a_function_called_once_with_the_reports_own_player_is_not_remembered(speed: Loaded) -> None:
+    # Each report would ask it once, with its own player: nothing remembered would be asked for again.
+    source = Path(str(speed.module.__file__)).read_text(encoding="utf-8")
+    assert re.search(r"\n@pure\n# speed\.rules:\d+\ndef fn_held\(", source)  # called twice in each report
+    assert re.search(r"\n\n\n# speed\.rules:\d+\ndef fn_mine\(", source)
+    g = speed.new_game(players=2)
+    ann, bob = g.all_players
+    _set_owner(g, "A", {"1": 3, "2": 1})
+    _set_owner(g, "B", {"2": 3})
+    with unchanging(g):
+        assert [speed.module.report_data(g, p)["mine"] for p in (ann, bob)] == [1, 2]
+        assert [speed.module.report_data(g, p)["twice"] for p in (ann, bob)] == [2, 2]
 
 
 def test_a_plain_report_shares_no_list_with_the_state(speed: Loaded) -> None:
