@@ -270,7 +270,7 @@ class Emitter:
         if isinstance(source, ir.Builtin) and source.func == "orders":
             # Every loop and aggregate goes through a copy or makes a new value, so the engine's own list of
             # the turn's orders is read in place, not copied first as a value of `orders(kind)` is.
-            return f"g.orders_read({source.extra!r})"
+            return f"g.orders_done[{source.extra!r}]"
         test = _stored_test(var, source, where)
         if test is None:
             if isinstance(source, ir.Special) and source.name == "players":

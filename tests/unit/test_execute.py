@@ -39,6 +39,7 @@ phase digging: run dig
 phase looping: run loop
 phase counting {
   news "dug {size(orders(dig))}, put {size(orders(put))}"
+  news "{sum(o.n for o in orders(dig))} stones dug"
 }
 ''')
 
@@ -71,7 +72,11 @@ def test_each_order_is_carried_out_as_the_rules_read(game: Loaded) -> None:
     assert [(r.text, r.status, r.reason) for r in g.turns[bob._key].used] == [
         ("Q", "done", None), ("P,A,1", "failed", "you are out of the game")]
     assert bob.cash == 10
-    assert g.news_items() == ["Ann: hello", "dug 1, put 1"]
+    assert g.news_items() == ["Ann: hello", "dug 1, put 1", "3 stones dug"]
+    # What a loop reads (orders_done), and what modules compiled before it read (orders_read), are one list.
+    assert [r.text for r in g.orders_done["dig"]] == ["D,A,3"]
+    assert g.orders_read("dig") is g.orders_done["dig"]
+    assert g.orders_of("dig") == g.orders_done["dig"] and g.orders_of("dig") is not g.orders_done["dig"]
 
 
 def test_a_failed_effect_gives_the_cost_back_and_a_loop_too_long_fails_its_order(game: Loaded) -> None:
@@ -86,5 +91,5 @@ def test_a_failed_effect_gives_the_cost_back_and_a_loop_too_long_fails_its_order
     status, reason = used["L,999999999999"]
     assert status == "failed" and reason is not None and "counted loop" in reason
     assert ann.cash == 10  # its cost given back
-    assert g.news_items()[-1] == "dug 0, put 0"
+    assert g.news_items()[-2:] == ["dug 0, put 0", "0 stones dug"]
 
