@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -57,3 +58,24 @@ def test_a_difference_is_caught(bench: tuple[ModuleType, ModuleType, RulesetSpec
     with pytest.raises(SystemExit, match=r"differ in state:\n\$\.Country\.\w+\.combat"):
         bench_engine.same(bench_engine.generated_day(spec, module_file, start, bench_engine.mail(data, orders)),
                           bench_engine.reference_day(start, orders), 20)
+
+
+# Covert as rulesdsl compiled it at commit 8a06856, before `pure` kept a cache per function, orders(kind) was read
+# as g.orders_done and players as g.players_read(): the runtime's exported surface is its contract, so a module
+# compiled then still plays a day to the reference's outcome.
+OLD_MODULE = Path(__file__).resolve().parent / "data" / "covert_compiled_8a06856.py"
+
+
+@pytest.mark.parametrize("players", [3, 20])
+def test_a_module_compiled_before_still_plays_the_same_day(
+        bench: tuple[ModuleType, ModuleType, RulesetSpec, str], players: int) -> None:
+    bench_engine = bench[0]
+    loaded = importlib.util.spec_from_file_location("covert_compiled_8a06856", OLD_MODULE)
+    assert loaded is not None and loaded.loader is not None
+    module = importlib.util.module_from_spec(loaded)
+    loaded.loader.exec_module(module)
+    spec = module.RULESET
+    data, orders = bench_engine.scenario(spec, players)
+    start = dump(new_game(spec, data))
+    generated = bench_engine.generated_day(spec, str(OLD_MODULE), start, bench_engine.mail(data, orders))
+    bench_engine.same(generated, bench_engine.reference_day(start, orders), players)
