@@ -149,12 +149,13 @@ def best_stored(index: dict[str, Any], m: dict[str, Any], low: Any, strict: bool
     tied = False
     for k, v in m.items():
         if v > low if strict else v >= low:
+            # A player's `_active` itself, not through the property that counts its changes: read per key.
             if top is None or v > top:
                 thing = index[k]
-                if active and not thing.active:
+                if active and not thing._active:
                     continue
                 top, winner, tied = v, thing, False
-            elif v == top and (not active or index[k].active):
+            elif v == top and (not active or index[k]._active):
                 tied = True
     return None if tied else winner
 
