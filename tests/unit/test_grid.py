@@ -158,6 +158,7 @@ def test_direction_and_directions() -> None:
                 assert g.direction(s, n) == d
     assert g.direction(0, 12) is None
     assert g.direction(6, 6) is None
+    assert Grid(1, 1, wrap_x=True).direction(0, 0) is None  # east of the only sector is itself: no step
     assert g.directions(6, [1, 2, 3]) == [1, 3, 3]
     with pytest.raises(ValueError, match="not adjacent"):
         g.directions(6, [8])
