@@ -34,7 +34,7 @@ Cost = Callable[[int], "int | None"]
 class Grid:
     """A width x height map of sectors, wrapping east-west and/or north-south or not at all."""
 
-    __slots__ = ("_adjacent", "_step", "height", "size", "width", "wrap_x", "wrap_y")
+    __slots__ = ("_adjacent", "_col_of", "_row_of", "_step", "height", "size", "width", "wrap_x", "wrap_y")
 
     def __init__(self, width: int, height: int, wrap_x: bool = False, wrap_y: bool = False) -> None:
         if width < 1 or height < 1:
@@ -90,6 +90,8 @@ class Grid:
                     seen.append(nb)
             adjacent.append(tuple(seen))
         self._adjacent: tuple[tuple[int, ...], ...] = tuple(adjacent)
+        self._row_of: tuple[int, ...] = tuple(s // width for s in range(self.size))
+        self._col_of: tuple[int, ...] = tuple(s % width for s in range(self.size))
 
     def __repr__(self) -> str:
         return f"Grid({self.width}, {self.height}, wrap_x={self.wrap_x}, wrap_y={self.wrap_y})"
@@ -217,49 +219,79 @@ class Grid:
         """
         if a == b:
             return []
-        dist = self.distance
+        if least < 0:
+            raise ValueError(f"least={least}: a price is never below 0")
+        # The hot loop of a turn's A orders: flat lists rather than dicts and sets, the estimate worked out
+        # inline from precomputed rows and columns, and each heap entry one int ordered as the
+        # (estimate total, estimate, sector) triple it packs, since ints compare much faster than tuples.
+        size = self.size
+        width = self.width
+        height = self.height
+        wrap_x = self.wrap_x
+        wrap_y = self.wrap_y
+        row_of = self._row_of
+        col_of = self._col_of
         adjacent = self._adjacent
-        prices: dict[int, int | None] = {}
-        best: dict[int, int] = {a: 0}
-        came: dict[int, int] = {}
-        done: set[int] = set()
-        h0 = dist(a, b) * least
-        heap: list[tuple[int, int, int]] = [(h0, h0, a)]
+        rb = row_of[b]
+        cb = col_of[b]
+        s_bits = size.bit_length()
+        s_mask = (1 << s_bits) - 1
+        h_bits = (max(width, height) * least).bit_length()
+        hs_bits = h_bits + s_bits
+        price = [-2] * size  # -2: not asked yet, -1: impassable
+        best = [-1] * size  # cheapest cost so far; -1: none yet
+        came = [-1] * size
+        done = bytearray(size)
+        best[a] = 0
+        h0 = self.distance(a, b) * least
+        heap = [(h0 << hs_bits) | (h0 << s_bits) | a]
         pop = heapq.heappop
         push = heapq.heappush
         while heap:
-            _, _, s = pop(heap)
-            if s in done:
+            s = pop(heap) & s_mask
+            if done[s]:
                 continue
             if s == b:
                 route = [b]
-                while True:
-                    s = came[s]
-                    if s == a:
-                        break
+                s = came[b]
+                while s != a:
                     route.append(s)
+                    s = came[s]
                 route.reverse()
                 return route
-            done.add(s)
+            done[s] = 1
             g = best[s]
             for n in adjacent[s]:
-                if n in done:
+                if done[n]:
                     continue
-                if n in prices:
-                    p = prices[n]
-                else:
-                    p = prices[n] = cost(n)
-                    if p is not None and p < least:
-                        raise ValueError(f"cost({n}) is {p}, below least={least}")
-                if p is None:
+                p = price[n]
+                if p == -2:
+                    asked = cost(n)
+                    if asked is None:
+                        price[n] = -1
+                        continue
+                    if asked < least:
+                        raise ValueError(f"cost({n}) is {asked}, below least={least}")
+                    price[n] = p = asked
+                elif p == -1:
                     continue
                 g2 = g + p
-                old = best.get(n)
-                if old is None or g2 < old:
+                old = best[n]
+                if old < 0 or g2 < old:
                     best[n] = g2
                     came[n] = s
-                    hn = dist(n, b) * least
-                    push(heap, (g2 + hn, hn, n))
+                    dr = row_of[n] - rb
+                    if dr < 0:
+                        dr = -dr
+                    if wrap_y and height - dr < dr:
+                        dr = height - dr
+                    dc = col_of[n] - cb
+                    if dc < 0:
+                        dc = -dc
+                    if wrap_x and width - dc < dc:
+                        dc = width - dc
+                    hn = (dr if dr > dc else dc) * least
+                    push(heap, ((g2 + hn) << hs_bits) | (hn << s_bits) | n)
         return None
 
     def route_cost(self, route: list[int], cost: Cost) -> int | None:
