@@ -23,14 +23,10 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from rulesdsl.runtime.grid import Grid  # noqa: E402
+from rulesdsl.runtime.grid import Grid
 
 WIDTH, HEIGHT = 320, 99
 
