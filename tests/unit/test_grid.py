@@ -239,9 +239,10 @@ def test_path_asks_each_price_once_and_refuses_a_price_below_least() -> None:
 
 
 def test_path_ties_are_broken_by_the_documented_order() -> None:
-    # open 3 x 3, all prices 1: from the centre's north-west corner to the south-east corner the straight
-    # diagonal is the only cheapest route; from (0, 0) to (2, 1) several two-step routes tie, and the
-    # documented order (lowest estimate, then lowest sector) picks the one through sector 1 (east first).
+    # an open 3 x 3 map at price 1: from the north-west corner (0) the diagonal to the south-east corner (8) is
+    # the one cheapest route; to the east edge's middle (5) two routes tie (through 1 or through 4), and the
+    # documented order (lowest total, then lowest estimate, then lowest sector) expands 1 first, whose route
+    # a later equal one does not replace.
     g = Grid(3, 3)
     assert g.path(0, 8, lambda s: 1) == [4, 8]
     assert g.path(0, 5, lambda s: 1) == [1, 5]
