@@ -116,7 +116,10 @@ class Grid:
     # -- adjacency -------------------------------------------------------------------------------------
 
     def neighbour(self, s: int, d: int) -> int | None:
-        """The sector one step from s in direction d (1..8; 0 is s itself), or None off a non-wrapping edge."""
+        """The sector one step from s in direction d (1..8; 0 is s itself), or None off a non-wrapping edge.
+
+        Neither s nor d is checked (the hot path of every move): a caller validates what a player wrote first.
+        """
         return self._step[s][d]
 
     def neighbours(self, s: int) -> tuple[int, ...]:
