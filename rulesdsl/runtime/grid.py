@@ -152,28 +152,10 @@ class Grid:
 
     def _rows(self, r0: int, half: int) -> list[int | None]:
         """Rows r0-half .. r0+half, wrapped or None off the map."""
-        h = self.height
-        out: list[int | None] = []
-        for r in range(r0 - half, r0 + half + 1):
-            if 0 <= r < h:
-                out.append(r)
-            elif self.wrap_y:
-                out.append(r % h)
-            else:
-                out.append(None)
-        return out
+        return _span(r0, half, self.height, self.wrap_y)
 
     def _cols(self, c0: int, half: int) -> list[int | None]:
-        w = self.width
-        out: list[int | None] = []
-        for c in range(c0 - half, c0 + half + 1):
-            if 0 <= c < w:
-                out.append(c)
-            elif self.wrap_x:
-                out.append(c % w)
-            else:
-                out.append(None)
-        return out
+        return _span(c0, half, self.width, self.wrap_x)
 
     def within(self, s: int, r: int) -> list[int]:
         """Every sector at distance <= r from s, s included, row by row from the north-west corner of the
@@ -398,3 +380,8 @@ class SectorNames:
 def _one_run(pattern: str, ch: str) -> bool:
     first = pattern.index(ch)
     return pattern[first : first + pattern.count(ch)] == ch * pattern.count(ch)
+
+
+def _span(x0: int, half: int, size: int, wrap: bool) -> list[int | None]:
+    """Positions x0-half .. x0+half along one axis of `size`: wrapped, or None off the map."""
+    return [x if 0 <= x < size else (x % size if wrap else None) for x in range(x0 - half, x0 + half + 1)]

@@ -349,21 +349,26 @@ def broken(g: Game) -> list[StateError]:
     population, a warhead as the prepared missile) is refused, and a rule that would make one fails its turn."""
     spec = g.spec
     found: list[StateError] = []
-    for i, p in enumerate(g.all_players):
-        _broken(g, p, spec.player_fields, f"$.players[{i}]", found)
-    if spec.world_cls is not None:
-        _broken(g, g.world, spec.world_fields, "$.world", found)
+    # Only the fields that have a `where`: a ruleset without any pays nothing here, every turn.
+    if fields := _with_where(spec.player_fields):
+        for i, p in enumerate(g.all_players):
+            _broken(g, p, fields, f"$.players[{i}]", found)
+    if spec.world_cls is not None and (fields := _with_where(spec.world_fields)):
+        _broken(g, g.world, fields, "$.world", found)
     for tspec in spec.things:
-        if any(f.where is not None for f in tspec.fields):
+        if fields := _with_where(tspec.fields):
             for obj in g.all[tspec.name]:
-                _broken(g, obj, tspec.fields, f"$.{tspec.name}.{obj._key}", found)
+                _broken(g, obj, fields, f"$.{tspec.name}.{obj._key}", found)
     return found
+
+
+def _with_where(fields: tuple[FieldSpec, ...]) -> tuple[FieldSpec, ...]:
+    return tuple(f for f in fields if f.where is not None)
 
 
 def _broken(g: Game, obj: Any, fields: tuple[FieldSpec, ...], path: str, found: list[StateError]) -> None:
     for f in fields:
-        if f.where is None:
-            continue
+        assert f.where is not None
         value = getattr(obj, f.attr)
         if f.type[0] == "map":
             for key, v in _canonical_map(g, f.type[1], value).items():

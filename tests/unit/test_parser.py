@@ -469,3 +469,13 @@ def test_a_keyword_as_a_fields_name_after_a_field_without_default_is_that_name(w
     player = module.decls[0]
     assert isinstance(player, n.PlayerDecl)
     assert [(f.name, f.where is not None) for f in player.fields] == [("rank", False), (word, True)]
+
+
+def test_every_keyword_may_name_a_field_or_argument_before_a_colon() -> None:
+    # KEYWORD_NAME lists the grammar's words by hand: a keyword added later must be added there too.
+    from rulesdsl.parser import _lark
+
+    lark = _lark()
+    words = {t.pattern.value for t in lark.terminals if t.pattern.type == "str" and t.pattern.value.isidentifier()}
+    listed = set(lark.get_terminal("KEYWORD_NAME").pattern.value.split("(", 1)[1].split(")", 1)[0].split("|"))
+    assert listed == words - {"true", "false", "none"}
