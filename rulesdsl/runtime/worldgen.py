@@ -129,14 +129,16 @@ def least_distance(grid: Grid, sectors: Iterable[int]) -> int:
 def noise(grid: Grid, rng: random.Random, scale: int, octaves: int = 4) -> list[int]:
     """One value 0..999 per sector (index = sector), smooth over about `scale` sectors: value noise of
     `octaves` layers, each half the scale and half the weight of the one before, seamless across wrapping
-    edges. High values of it make land masses; a ruleset may use it for any smooth field (rainfall, height).
+    edges, for any smooth field a ruleset wants (height, rainfall, where deserts go). The values are
+    ranks, spread evenly: a tenth of the sectors in each hundred, so `noise >= 700` picks the highest 30%
+    (equal raw values ranked by sector number).
 
     Draws one number per lattice point, layer by layer, each layer row by row."""
     if scale < 1:
         raise ValueError(f"noise scale must be at least 1, not {scale}")
     if octaves < 1:
         raise ValueError(f"noise needs at least one octave, not {octaves}")
-    return [min(NOISE_TOP - 1, int(v * NOISE_TOP)) for v in _noise(grid, rng, scale, octaves)]
+    return [int(v * NOISE_TOP) for v in _even(_noise(grid, rng, scale, octaves))]
 
 
 def _noise(grid: Grid, rng: random.Random, scale: int, octaves: int, persist: float = 0.5) -> list[float]:
@@ -475,10 +477,14 @@ def spread(
     also compare least_distance(result) with what it asked for. To make places fair in what surrounds them
     too (land nearby, a coast), narrow the candidates first.
 
-    The search tries spacings by halving the range between one that worked and one that did not, starting
-    at `spacing`; a spacing is tried by taking the candidates in each of three shuffled orders (drawn once,
-    before the search) and keeping each one far enough from those kept before, and works if one order
-    places n. The first order that does gives the result.
+    A spacing is tried by going through the candidates in six orders, keeping each one at least that far
+    from those kept before: row by row and column by column, each first from a random candidate on
+    (wrapping round) and then from the first, which pack a region as tightly as a lattice, and two shuffled
+    orders, which can do better among scattered candidates; the orders are drawn once, before the search.
+    The spacing works if an order keeps n or more. The search halves the range between a spacing that
+    worked and one that did not, starting at `spacing`. At the largest spacing that worked, the first order
+    that kept n or more gives the result; if it kept more than n, n of them are drawn at random, so the
+    room left over is scattered over the map rather than all where the order ended.
     """
     cells = sorted(set(candidates))
     _check_sectors(grid, cells)
@@ -488,16 +494,20 @@ def spread(
         if on_short is not None and n > len(cells):
             on_short(f"spread: only {len(cells)} candidates for {n} sites")
         return cells
-    orders: list[list[int]] = []
-    for _ in range(3):
+    w = grid.width
+    by_col = sorted(cells, key=lambda s: (s % w, s // w))
+    k = rng.randrange(len(cells))
+    j = rng.randrange(len(cells))
+    orders = [cells[k:] + cells[:k], by_col[j:] + by_col[:j], cells, by_col]
+    for _ in range(2):
         o = cells[:]
         rng.shuffle(o)
         orders.append(o)
 
     def attempt(d: int) -> list[int] | None:
         for o in orders:
-            got = _pack(grid, o, n, d)
-            if len(got) == n:
+            got = _pack(grid, o, len(o), d)
+            if len(got) >= n:
                 return got
         return None
 
@@ -523,6 +533,8 @@ def spread(
             ok, best = mid, got
     if ok < spacing and on_short is not None:
         on_short(f"spread: {n} sites fit only {ok} apart, not {spacing}")
+    if len(best) > n:
+        best = rng.sample(best, n)
     return sorted(best)
 
 
