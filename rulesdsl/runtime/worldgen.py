@@ -278,13 +278,11 @@ def continents(grid: Grid, rng: random.Random, area: Iterable[int], land_percent
         push(i, s)
 
     made = 0
-    live = list(range(count))
-    while made < total and live:
-        # The continent furthest behind its target: grown/target smallest, compared as whole numbers.
-        i = live[0]
-        for j in live[1:]:
-            if grown[j] * targets[i] < grown[i] * targets[j]:
-                i = j
+    # The continents still growing, the one furthest behind its aim first: grown/target as a float, exact
+    # enough here (two different fractions of numbers below 2**26 never round to the same float).
+    turn = [(0.0, i) for i in range(count)]
+    while made < total and turn:
+        i = heapq.heappop(turn)[1]
         heap = heaps[i]
         placed = False
         while heap:
@@ -307,8 +305,8 @@ def continents(grid: Grid, rng: random.Random, area: Iterable[int], land_percent
                 if inside[n] and owner[n] == -1 and not mine[n]:
                     push(i, n)
             break
-        if not placed:
-            live.remove(i)
+        if placed:
+            heapq.heappush(turn, (grown[i] / max(1, targets[i]), i))
 
     if made < total:
         made = _fill(grid, inside, owner, height, total - made) + made

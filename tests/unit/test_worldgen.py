@@ -272,6 +272,27 @@ def test_scatter_keeps_its_spacing_and_returns_fewer_when_they_do_not_fit() -> N
     assert len(wg.scatter(g, random.Random(1), range(g.size), 50, 1)) == 50
 
 
+def test_small_maps_of_every_shape_keep_every_promise() -> None:
+    # Random small grids, wraps, areas, shares and counts (one seeded stream, so the cases are fixed).
+    cases = random.Random(0)
+    for case in range(400):
+        g = Grid(cases.randint(1, 12), cases.randint(1, 9), wrap_x=cases.random() < 0.5, wrap_y=cases.random() < 0.3)
+        area = cases.sample(range(g.size), cases.randint(0, g.size))
+        percent, count = cases.randint(0, 100), cases.randint(1, 6)
+        rng = random.Random(case)
+        land = wg.continents(g, rng, area, percent, count)
+        assert len(land) == (percent * len(area) * 2 + 100) // 200
+        assert set(land) <= set(area)
+        shares = [cases.randint(0, 30) for _ in range(cases.randint(0, 3))]
+        kinds = wg.patches(g, rng, land, shares, [cases.randint(1, 6) for _ in shares])
+        assert sum(map(len, kinds)) == (sum(shares) * len(land) * 2 + 100) // 200
+        n, spacing = cases.randint(0, 8), cases.randint(0, 6)
+        assert len(wg.spread(g, rng, area, n, spacing)) == min(n, len(area))
+        sites = wg.scatter(g, rng, area, n, spacing)
+        assert len(set(sites)) == len(sites) <= n
+        assert len(sites) < 2 or wg.least_distance(g, sites) >= spacing
+
+
 # -- determinism across processes ------------------------------------------------------------------------
 
 WORLD_SCRIPT = """
