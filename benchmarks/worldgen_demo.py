@@ -4,10 +4,10 @@ Run: python benchmarks/worldgen_demo.py                  (seed 1, the whole 320 
      python benchmarks/worldgen_demo.py --seed 7 --rows 30 40
 
 Made the way a ruleset would make it, with the library's functions only: three polar rows at each edge
-kept as ice, 32% of the rest land in 6 continents, a few islands over the open sea, eight terrain kinds
-in patches over the land (the rest open), 250 cities scattered at least 4 apart of which 100 are player
-homes spread as far apart as they can be, and 60 ruins. The shares and sizes are this demo's guesses, not
-the rulebook's (it prints none). Legend:
+kept as ice, 32% of the rest land in 6 continents, a few islands over the open sea, mountain ranges over
+8% of the land, seven other terrain kinds in patches over the rest (what is left open), 250 cities
+scattered at least 4 apart of which 100 are player homes spread as far apart as they can be, and 60
+ruins. The shares and sizes are this demo's guesses, not the rulebook's (it prints none). Legend:
   ~ sea   # polar ice   . open   " woods   , barren   - marsh   n hills   : desert   T forest   & swamp
   ^ mountains   o city   @ player home   * ruin
 Below the map: counts per terrain, the continents' sizes, and the least distances between homes and cities.
@@ -30,8 +30,8 @@ KINDS = [
     (":", 8, 40),  # desert
     ("T", 10, 18),  # forest
     ("&", 4, 8),  # swamp
-    ("^", 8, 10),  # mountains
 ]
+MOUNTAINS = ("^", 8, 12)  # symbol, share of the land, typical length of a range
 
 
 def make(seed: int, width: int, height: int) -> tuple[Grid, list[str], dict[str, object]]:
@@ -46,7 +46,9 @@ def make(seed: int, width: int, height: int) -> tuple[Grid, list[str], dict[str,
     open_sea = [s for s in area if s not in is_land and s not in near_coast]
     islands = wg.continents(g, rng, open_sea, 1, 25)
     land = sorted(is_land.union(islands))
-    kinds = wg.patches(g, rng, land, [k[1] for k in KINDS], [k[2] for k in KINDS])
+    mountains = wg.ranges(g, rng, land, MOUNTAINS[1], MOUNTAINS[2])
+    high = set(mountains)
+    kinds = wg.patches(g, rng, [s for s in land if s not in high], [k[1] for k in KINDS], [k[2] for k in KINDS])
     cities = wg.scatter(g, rng, land, 250, 4)
     notes: list[str] = []
     homes = wg.spread(g, rng, cities, 100, 8, on_short=notes.append)
@@ -62,6 +64,8 @@ def make(seed: int, width: int, height: int) -> tuple[Grid, list[str], dict[str,
     for (sym, _, _), got in zip(KINDS, kinds, strict=True):
         for s in got:
             cells[s] = sym
+    for s in mountains:
+        cells[s] = MOUNTAINS[0]
     for s in ruins:
         cells[s] = "*"
     for s in cities:

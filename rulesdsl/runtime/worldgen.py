@@ -1,9 +1,10 @@
 """A grid, one seeded random stream and plain numbers -> a generated world as lists of sector indices.
 
 The pieces a ruleset puts together to make a world when `rulesdsl new` starts a game: land and sea
-(`continents`), clumps of terrain over the land (`patches`), sites placed evenly (`spread`, for player
-homes) or at random with a least spacing (`scatter`, for neutral cities and ruins), and a few helpers over
-lists of sectors (`band`, `coast`, `regions`, `least_distance`, `noise`). Nothing here knows a game: each
+(`continents`), clumps of terrain over the land (`patches`) and chains of it (`ranges`, for mountains),
+sites placed evenly (`spread`, for player homes) or at random with a least spacing (`scatter`, for
+neutral cities and ruins), and a few helpers over lists of sectors (`band`, `coast`, `regions`,
+`least_distance`, `noise`). Nothing here knows a game: each
 function takes the grid, the random stream, whole numbers, percentages and lists of sector indices, and
 returns lists of sector indices in ascending order (or one value per sector), so that a ruleset can call it
 as a builtin.
@@ -31,6 +32,7 @@ __all__ = [
     "least_distance",
     "noise",
     "patches",
+    "ranges",
     "regions",
     "scatter",
     "spread",
@@ -441,6 +443,66 @@ def patches(
         left[k] -= placed
     for got in out:
         got.sort()
+    return out
+
+
+def ranges(grid: Grid, rng: random.Random, area: Iterable[int], percent: int, length: int) -> list[int]:
+    """Chains of sectors over `area`, such as mountain ranges, in ascending order: exactly round(percent% of
+    the area's sectors) of them (halves rounded up), in winding lines about `length` sectors long (each
+    drawn between half and one and a half times it), one or two sectors wide.
+
+    A chain starts at a free sector of the area (the area's sectors in one shuffled order) heading in a
+    random direction; each step it turns one point left or right a third of the time, and half the time
+    also takes a free neighbour of where it stands, chosen at random, to thicken it. A chain that meets the
+    edge of the area or another chain turns to the first free direction clockwise from its heading, and
+    ends where none is free; the rest of its length goes to the next chain.
+    """
+    if not 0 <= percent <= 100:
+        raise ValueError(f"ranges' percent must be 0..100, not {percent}")
+    if length < 1:
+        raise ValueError(f"ranges' length must be at least 1, not {length}")
+    cells = sorted(set(area))
+    _check_sectors(grid, cells)
+    total = (percent * len(cells) * 2 + 100) // 200
+    free = _mask(grid, cells)
+    order = cells[:]
+    rng.shuffle(order)
+    step = grid.neighbour
+    nbs = grid.neighbours
+    out: list[int] = []
+    next_start = 0
+    while len(out) < total:
+        while not free[order[next_start]]:
+            next_start += 1
+        here = order[next_start]
+        heading = rng.randint(1, 8)
+        steps = max(1, round(length * (0.5 + rng.random())))
+        free[here] = 0
+        out.append(here)
+        for _ in range(steps - 1):
+            if len(out) >= total:
+                break
+            if rng.random() < 1 / 3:
+                heading = (heading + (1 if rng.random() < 0.5 else -1) - 1) % 8 + 1
+            if rng.random() < 0.5 and len(out) < total:
+                side = [n for n in nbs(here) if free[n]]
+                if side:
+                    extra = side[rng.randrange(len(side))]
+                    free[extra] = 0
+                    out.append(extra)
+            ahead = None
+            for turn in range(8):
+                d = (heading + turn - 1) % 8 + 1
+                n = step(here, d)
+                if n is not None and free[n]:
+                    ahead, heading = n, d
+                    break
+            if ahead is None or len(out) >= total:
+                break
+            free[ahead] = 0
+            out.append(ahead)
+            here = ahead
+    out.sort()
     return out
 
 

@@ -216,6 +216,36 @@ def test_patches_refuse_shares_over_100_and_mismatched_sizes() -> None:
         wg.patches(g, random.Random(1), range(16), [10], [3, 3])
 
 
+def elongation(g: Grid, sectors: list[int]) -> float:
+    """How drawn out the regions of `sectors` of 8 or more are: their widest distance over the square
+    root of their size, on average (about 1 for a round blob, several for a line)."""
+    shapes = [r for r in wg.regions(g, sectors) if len(r) >= 8]
+    assert shapes
+    return sum(max(g.distance(a, b) for a in r for b in r) / len(r) ** 0.5 for r in shapes) / len(shapes)
+
+
+def test_ranges_exact_inside_the_area_and_drawn_out_unlike_patches() -> None:
+    area = world_area()
+    land = wg.continents(WORLD, random.Random(1), area, 32, 6)
+    chains = wg.ranges(WORLD, random.Random(2), land, 8, 12)
+    assert chains == sorted(set(chains))
+    assert len(chains) == (8 * len(land) * 2 + 100) // 200
+    assert set(chains) <= set(land)
+    (blobs,) = wg.patches(WORLD, random.Random(2), land, [8], [12])
+    assert elongation(WORLD, chains) > 1.3 * elongation(WORLD, blobs)  # about 1.5 here; blobs 1.0
+    assert wg.ranges(WORLD, random.Random(2), land[::-1], 8, 12) == chains
+
+
+def test_ranges_fill_a_small_area_and_refuse_bad_arguments() -> None:
+    g = Grid(6, 4)
+    assert wg.ranges(g, random.Random(1), range(g.size), 100, 5) == list(range(g.size))
+    assert wg.ranges(g, random.Random(1), range(g.size), 0, 5) == []
+    with pytest.raises(ValueError, match="length must be at least 1"):
+        wg.ranges(g, random.Random(1), range(g.size), 10, 0)
+    with pytest.raises(ValueError, match=r"percent must be 0\.\.100"):
+        wg.ranges(g, random.Random(1), range(g.size), -1, 3)
+
+
 # -- spread and scatter -----------------------------------------------------------------------------------
 
 
@@ -286,6 +316,9 @@ def test_small_maps_of_every_shape_keep_every_promise() -> None:
         shares = [cases.randint(0, 30) for _ in range(cases.randint(0, 3))]
         kinds = wg.patches(g, rng, land, shares, [cases.randint(1, 6) for _ in shares])
         assert sum(map(len, kinds)) == (sum(shares) * len(land) * 2 + 100) // 200
+        percent = cases.randint(0, 100)
+        chains = wg.ranges(g, rng, land, percent, cases.randint(1, 8))
+        assert len(chains) == len(set(chains)) == (percent * len(land) * 2 + 100) // 200
         n, spacing = cases.randint(0, 8), cases.randint(0, 6)
         assert len(wg.spread(g, rng, area, n, spacing)) == min(n, len(area))
         sites = wg.scatter(g, rng, area, n, spacing)
