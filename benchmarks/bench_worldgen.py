@@ -15,10 +15,10 @@ benchmarks/worldgen_demo.py takes, on Grid(320, 99, wrap_x=True) with three pola
 - world: all of the above in one go, as `rulesdsl new` would run them.
 Also printed: the least distance between homes, and between homes over all the land rather than the cities.
 
-Figures on this machine (2 cores, Python 3.11, --runs 5, seed 1; other work was running beside it):
-  continents 0.161 s; islands 0.161 s; ranges 0.002 s; patches 0.006 s; cities 0.002 s; homes 0.013 s;
-  ruins 0.002 s; world 0.359 s (target: under 1 s). Homes 8 apart among the cities (as asked); 100 homes
-  spread over all the land instead: 12 apart (9,694 land sectors).
+Figures on this machine (2 cores, Python 3.11, --runs 5, seed 1):
+  continents 0.134 s; islands 0.112 s; ranges 0.002 s; patches 0.006 s; cities 0.002 s; homes 0.013 s;
+  ruins 0.002 s; world 0.272 s (target: under 1 s; 0.36 s while other work ran beside it). Homes 8 apart
+  among the cities (as asked); 100 homes spread over all the land instead: 12 apart (9,694 land sectors).
 """
 
 from __future__ import annotations
