@@ -28,6 +28,9 @@ class Checker(Protocol):
     def shown(self, node: n.Expr) -> str | None:
         """`node` as the designer wrote it, for a hint; None if it is too long to quote."""
 
+    def grid(self) -> T.ThingT | None:
+        """The type of the ruleset's sectors, or None if it declares no grid."""
+
 
 # The result type of a call whose arguments are checked already; it reports what is wrong with them.
 Typer = Callable[[Checker, tuple[ir.Expr, ...], n.Call], T.Ty]
@@ -134,6 +137,36 @@ def _convert(c: Checker, arg: ir.Expr, node: n.Call, have: T.Ty, result: T.Ty) -
     return result
 
 
+def _on_grid(result: str, *want: str) -> Typer:
+    """A grid function's typer: `want` says each argument, "S" a sector and "i" an int; `result` is "S?", "[S]",
+    "[[S?]]" or "i". E0238 where the ruleset has no grid; E0344 for a literal direction outside 0..8."""
+    def typer(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+        sector = c.grid()
+        if sector is None:
+            c.err(node.func_span, "E0238", f"`{node.func}` reads the map, and this ruleset declares no grid",
+                  help='declare one: `grid Sector { size 20 by 10  numbered "CCRR" }`')
+            return T.ANY
+        for a, an, w in zip(args, node.args, want, strict=True):
+            c.expect(a, sector if w == "S" else T.INT, an.span, f"the argument of `{node.func}`")
+        if node.func == "neighbour":
+            d = args[1]
+            if isinstance(d, ir.Const) and isinstance(d.value, int) and not isinstance(d.value, bool) \
+                    and not 0 <= d.value <= 8:
+                c.err(node.args[1].span, "E0344", f"there is no direction {d.value}: directions are 1 (north) "
+                      "clockwise to 8 (north-west), and 0 is the sector itself", help="write a number from 0 to 8")
+        return {"S?": T.OptT(sector), "[S]": T.ListT(sector), "[[S?]]": T.ListT(T.ListT(T.OptT(sector))),
+                "i": T.INT}[result]
+    return typer
+
+
+def _path_form(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    """`path` is only ever the form `path(COST for x from A to B)` (checked as `nodes.Route`): a call is not."""
+    c.err(node.span, "E0343", "`path` is written `path(COST for x from A to B)`",
+          help="COST is the price of entering sector x (`none`: it cannot be entered), like "
+               "`path(cost(x.terrain) for x from here to there)`")
+    return T.ANY
+
+
 def _one(*arities: int) -> frozenset[int]:
     return frozenset(arities)
 
@@ -169,6 +202,31 @@ _ALL = (
             typer=_first),
     Builtin("money", _one(1), "money(n)", "a count (`int`) as `money`", "{0}", typer=_money),
     Builtin("amount", _one(1), "amount(m)", "`money` as a count (`int`)", "{0}", typer=_count_of),
+    Builtin("neighbour", _one(2), "neighbour(s, d)", "the sector one step from `s` in direction `d` (1 north, "
+            "clockwise to 8 north-west; 0 is `s`), or `none` off the map", "{rt}(g, {args})", "neighbour",
+            typer=_on_grid("S?", "S", "i")),
+    Builtin("neighbours", _one(1), "neighbours(s)", "the sectors around `s` on the map, in direction order 1..8",
+            "{rt}(g, {args})", "neighbours", typer=_on_grid("[S]", "S")),
+    Builtin("distance", _one(2), "distance(a, b)", "how many steps (in any of the 8 directions) from `a` to `b`",
+            "{rt}(g, {args})", "distance", typer=_on_grid("i", "S", "S")),
+    Builtin("direction", _one(2), "direction(a, b)", "the direction (1..8) of the first step of a straight line "
+            "from `a` to `b`; 0 when they are the same", "{rt}(g, {args})", "direction",
+            typer=_on_grid("i", "S", "S")),
+    Builtin("within", _one(2), "within(s, r)", "every sector at a distance of at most `r` from `s`, row by row",
+            "{rt}(g, {args})", "within", typer=_on_grid("[S]", "S", "i")),
+    Builtin("window", _one(2), "window(s, r)", "the square of sectors around `s`, `r` each way: rows north to "
+            "south, each west to east, `none` off the map", "{rt}(g, {args})", "window",
+            typer=_on_grid("[[S?]]", "S", "i")),
+    Builtin("column", _one(1), "column(s)", "the column of a sector, from 0 at the west edge", "{rt}(g, {args})", "column",
+            typer=_on_grid("i", "S")),
+    Builtin("row", _one(1), "row(s)", "the row of a sector, from 0 at the north edge", "{rt}(g, {args})", "row",
+            typer=_on_grid("i", "S")),
+    Builtin("sector_at", _one(2), "sector_at(col, row)", "the sector at a column and a row, or `none` off the map",
+            "{rt}(g, {args})", "sector_at", typer=_on_grid("S?", "i", "i")),
+    Builtin("path", _one(1, 2, 3), "path(COST for x from A to B)", "the cheapest route from `A` to `B`: the "
+            "sectors entered after `A`, ending with `B`; `[]` if `A` is `B` or `B` cannot be reached. COST is the "
+            "price of entering sector `x`, `none` where it cannot be entered", "{rt}(g, {args})", "route",
+            typer=_path_form),
     Builtin("orders", _one(1), "orders(KIND)", "the orders of one kind given this turn", "g.orders_of({extra})",
             kind="orders"),
     Builtin("chance", _one(2), 'chance(P, "stream")', "true with a probability of `P` percent",

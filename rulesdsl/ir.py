@@ -186,6 +186,16 @@ class Agg(Expr):
 
 
 @dataclass(frozen=True)
+class Route(Expr):
+    """`path(COST for VAR from START to GOAL)`: the cheapest route; COST (int or int?) prices entering VAR."""
+
+    cost: Expr
+    var: str
+    start: Expr
+    goal: Expr
+
+
+@dataclass(frozen=True)
 class CountRange(Expr):
     """The `low..high` a counted loop goes through: only ever the source of a `For`."""
 
@@ -346,6 +356,23 @@ class Thing(Node):
 
 
 @dataclass(frozen=True)
+class Grid(Node):
+    """`grid NAME { ... }`: a width x height map whose sectors are the instances of the thing type NAME.
+
+    A size is a whole number or the name of the int parameter that sets it (a scenario may change it)."""
+
+    name: str
+    fields: tuple[FieldDef, ...]
+    width: int | str
+    height: int | str
+    wrap_x: bool
+    wrap_y: bool
+    pattern: str  # how a sector is written: C column digit, R row digit, from 0
+    draws: tuple[tuple[str, str], ...]  # (field, the field of its thing that holds its one-character symbol)
+    line: int
+
+
+@dataclass(frozen=True)
 class Instance(Node):
     """One row of static data: a thing's key and the values it starts with."""
 
@@ -488,7 +515,8 @@ class Program:
     source_name: str
     source_hash: str
     params: list[Param] = field(default_factory=list)
-    things: list[Thing] = field(default_factory=list)
+    things: list[Thing] = field(default_factory=list)  # without the grid's sector type: that is `grid`
+    grid: Grid | None = None
     player_fields: list[FieldDef] = field(default_factory=list)
     world_fields: list[FieldDef] = field(default_factory=list)
     world_line: int | None = None  # the `world { ... }` block; None when the ruleset has none
@@ -508,7 +536,7 @@ class Program:
 
     def nodes(self) -> Iterator[Node]:
         """Every declaration of the program, in the order the checker makes them, each holding its bodies."""
-        yield from (*self.params, *self.things, *self.player_fields, *self.world_fields, *self.tables,
+        yield from (*self.params, *self.things, *((self.grid,) if self.grid else ()), *self.player_fields, *self.world_fields, *self.tables,
                     *self.functions, *self.procedures, self.policy, *self.orders, *self.phases)
         if self.report is not None:
             yield self.report

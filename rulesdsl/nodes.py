@@ -119,6 +119,18 @@ class Comprehension(Expr):
 
 
 @dataclass(frozen=True)
+class Route(Expr):
+    """`path(COST for VAR from START to GOAL)`: the cheapest route, COST the price of entering VAR."""
+
+    func: str
+    func_span: Span
+    cost: Expr
+    var: str
+    start: Expr
+    goal: Expr
+
+
+@dataclass(frozen=True)
 class BinOp(Expr):
     op: str
     left: Expr
@@ -288,6 +300,25 @@ class WorldDecl(Decl):
     """`world { ... }`: the fields the game as a whole has, beside those of players and things."""
 
     fields: tuple[FieldDecl, ...]
+
+
+@dataclass(frozen=True)
+class GridDecl(Decl):
+    """`grid NAME { size W by H  wrap ...  numbered "CCCRR"  draw FIELD with FIELD  fields... }`.
+
+    `width` and `height` are a whole number or a parameter's name as written (None when the line is missing);
+    `wraps` the pairs of edge words as written (`east west`), each with its span.
+    """
+
+    width: int | str | None
+    height: int | str | None
+    size_span: Span | None
+    wraps: tuple[tuple[str, str, Span], ...]
+    numbered: str | None
+    numbered_span: Span | None
+    draws: tuple[tuple[str, str, Span], ...]  # (field, symbol field, span of the line)
+    fields: tuple[FieldDecl, ...]
+    items_twice: tuple[tuple[str, Span], ...] = ()  # `size` or `numbered` written a second time
 
 
 @dataclass(frozen=True)

@@ -171,6 +171,56 @@ class _Builder(Transformer[Any, Any]):
         return n.ThingDecl(self.span(meta), str(name), str(key), tuple(fields), name_span=self.tspan(name))
 
     @v_args(meta=True, inline=True)
+    def grid_decl(self, meta: Any, name: Token, *items: Any) -> n.GridDecl:
+        size: tuple[int | str, int | str, Span] | None = None
+        numbered: tuple[str, Span] | None = None
+        twice: list[tuple[str, Span]] = []
+        wraps: list[tuple[str, str, Span]] = []
+        draws: list[tuple[str, str, Span]] = []
+        fields: list[n.FieldDecl] = []
+        for kind, *rest in (i if isinstance(i, tuple) else ("field", i) for i in items):
+            if kind == "size":
+                if size is not None:
+                    twice.append(("size", rest[2]))
+                else:
+                    size = (rest[0], rest[1], rest[2])
+            elif kind == "numbered":
+                if numbered is not None:
+                    twice.append(("numbered", rest[1]))
+                else:
+                    numbered = (rest[0], rest[1])
+            elif kind == "wrap":
+                wraps.append((rest[0], rest[1], rest[2]))
+            elif kind == "draw":
+                draws.append((rest[0], rest[1], rest[2]))
+            else:
+                fields.append(rest[0])
+        return n.GridDecl(self.span(meta), str(name), size[0] if size else None, size[1] if size else None,
+                          size[2] if size else None, tuple(wraps), numbered[0] if numbered else None,
+                          numbered[1] if numbered else None, tuple(draws), tuple(fields), tuple(twice),
+                          name_span=self.tspan(name))
+
+    @v_args(meta=True, inline=True)
+    def grid_size(self, meta: Any, w: int | str, h: int | str) -> tuple[Any, ...]:
+        return ("size", w, h, self.span(meta))
+
+    @v_args(inline=True)
+    def grid_dim(self, tok: Token) -> int | str:
+        return int(str(tok)) if tok.type == "NUMBER" and str(tok).isdigit() else str(tok)
+
+    @v_args(meta=True, inline=True)
+    def grid_wrap(self, meta: Any, a: Token, b: Token) -> tuple[Any, ...]:
+        return ("wrap", str(a), str(b), self.span(meta))
+
+    @v_args(meta=True, inline=True)
+    def grid_numbered(self, meta: Any, pattern: Token) -> tuple[Any, ...]:
+        return ("numbered", _unquote(str(pattern)), self.span(meta))
+
+    @v_args(meta=True, inline=True)
+    def grid_draw(self, meta: Any, fld: Token, symbol: Token) -> tuple[Any, ...]:
+        return ("draw", str(fld), str(symbol), self.span(meta))
+
+    @v_args(meta=True, inline=True)
     def player_decl(self, meta: Any, *fields: n.FieldDecl) -> n.PlayerDecl:
         return n.PlayerDecl(self.span(meta), "Player", tuple(fields))
 
@@ -617,6 +667,10 @@ class _Builder(Transformer[Any, Any]):
                                where, by[0] if by else None, by[1] if by else False)
 
     @v_args(meta=True, inline=True)
+    def route_expr(self, meta: Any, name: Token, cost: n.Expr, var: Token, start: n.Expr, goal: n.Expr) -> n.Route:
+        return n.Route(self.span(meta), str(name), self.tspan(name), cost, str(var), start, goal)
+
+    @v_args(meta=True, inline=True)
     def list_comp(self, meta: Any, body: n.Expr, var: Token, source: n.Expr, where: n.Expr | None,
                   by: tuple[n.Expr, bool, Span] | None) -> n.Comprehension:
         span = self.span(meta)
@@ -705,7 +759,7 @@ _WORDS = {
 }
 
 _DECL_START = "a declaration starts with a keyword such as `thing`, `player`, `world`, `order` or `phase`"
-_DECL_WORDS = ("data", "define", "discard", "links", "order", "orders", "param", "personal", "phase", "player",
+_DECL_WORDS = ("data", "define", "discard", "grid", "links", "order", "orders", "param", "personal", "phase", "player",
                "procedure", "report", "ruleset", "secret", "stop", "table", "thing", "victory", "world")
 _DECL_KEYWORDS = ", ".join(f"`{w}`" for w in _DECL_WORDS)
 

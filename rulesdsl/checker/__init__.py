@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
-from rulesdsl.checker import analyse, bodies, coverage, decls, lookups, orders, report, secrets, tables
+from rulesdsl.checker import analyse, bodies, coverage, decls, grids, lookups, orders, report, secrets, tables
 from rulesdsl.checker.env import Env
 from rulesdsl.checker.state import Checking, Pass, TemplateLoader
 from rulesdsl.diagnostics import DiagnosticBag
@@ -31,6 +31,7 @@ DECLARE: tuple[Pass, ...] = (
     decls.field_types,   # fields of things, players and the world (defaults wait)
     decls.data,          # instances, whose values are literals of those types
     decls.links,
+    grids.declare,       # the grid's size, wraps, numbering and drawn fields (after the rows it draws with)
     decls.signatures,    # functions and procedures
     tables.table_types,  # key and result types (rows wait)
     orders.signatures,   # argument types, so that functions may read `o.units`

@@ -105,8 +105,13 @@ def declarations(c: Checking) -> None:
     """What the code generator reads of things, players and the world, with every default in place."""
     env, program = c.env, c.program
     program.params = list(env.params.values())
+    grid = env.grid.decl.name if env.grid is not None else None
     program.things = [ir.Thing(t.name, t.key, tuple(t.fields.values()), t.decl_span.line, span=t.decl_span)
-                      for t in env.things.values()]
+                      for t in env.things.values() if t.name != grid]
+    if env.grid is not None:
+        gi = env.grid
+        program.grid = ir.Grid(gi.decl.name, tuple(env.things[gi.decl.name].fields.values()), gi.width, gi.height,
+                               gi.wrap_x, gi.wrap_y, gi.pattern, gi.draws, gi.decl.span.line, span=gi.decl.span)
     program.player_fields = list(env.player_fields.values())
     program.world_fields = list(env.world_fields.values())
     program.world_line = env.world_line

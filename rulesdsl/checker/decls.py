@@ -22,6 +22,7 @@ from rulesdsl.checker.env import (
     RESERVED,
     Env,
     FuncInfo,
+    GridInfo,
     ProcInfo,
     ThingInfo,
     suggest,
@@ -70,6 +71,20 @@ def collect(c: Checking) -> None:
             claim(d.name, d.span, "thing")
         elif isinstance(d, n.ThingDecl) and claim(d.name, d.span, "thing"):
             env.things[d.name] = ThingInfo(d.name, d.key, d.span)
+        elif isinstance(d, n.GridDecl):
+            if env.grid is not None:
+                first = env.grid.decl
+                env.diags.error(d.name_span or d.span, "E0230", f"a ruleset has one grid: `{first.name}` is "
+                                f"declared at line {first.span.line}",
+                                help="put every per-sector field in the first grid")
+                continue
+            if d.name == "Player":
+                env.diags.error(d.name_span or d.span, "E0202", "`Player` is the built-in thing of the players "
+                                "and cannot name a grid", help="rename the grid, e.g. `Sector`")
+            if claim(d.name, d.span, "grid") and d.name != "Player":
+                # Its sectors are things with no key field: `s.terrain` reads as any thing's field does.
+                env.things[d.name] = ThingInfo(d.name, "", d.span)
+                env.grid = GridInfo(d)
         elif isinstance(d, n.ParamDecl) and claim(d.name, d.span, "parameter"):
             env.param_spans[d.name] = d.span
         elif isinstance(d, n.TableDecl) and claim(d.name, d.span, "table"):
@@ -88,7 +103,8 @@ def collect(c: Checking) -> None:
 
 
 # What each name inside a declaration names, in E0202's words.
-_BINDS = {n.Let: "a local", n.For: "a loop variable", n.Comprehension: "a variable", n.Param: "a parameter",
+_BINDS = {n.Let: "a local", n.For: "a loop variable", n.Comprehension: "a variable", n.Route: "a variable",
+          n.Param: "a parameter",
           n.ArgDecl: "an order argument", n.FieldDecl: "a field", n.ReportField: "a report field",
           n.OrderDecl: "an order", n.PhaseDecl: "a phase"}
 # Names read as a bare word, where a reserved word already means something (`turn`, `me`): such a name
@@ -124,7 +140,7 @@ def inner_names(env: Env, module: n.Module) -> None:
         what = _BINDS.get(type(node))
         if isinstance(node, (n.Let, n.OrderDecl)):
             found.append((node.name, node.name_span or node.span, what or ""))
-        elif isinstance(node, (n.For, n.Comprehension)):
+        elif isinstance(node, (n.For, n.Comprehension, n.Route)):
             found.append((node.var, node.span, what or ""))
         elif isinstance(node, n.PhaseDecl):
             found.append((node.name, node.span, "a phase"))
@@ -139,7 +155,7 @@ def inner_names(env: Env, module: n.Module) -> None:
             visit(getattr(node, f.name))
 
     for d in module.decls:
-        if isinstance(d, (n.ThingDecl, n.ParamDecl, n.TableDecl, n.DefineDecl, n.ProcedureDecl)):
+        if isinstance(d, (n.ThingDecl, n.GridDecl, n.ParamDecl, n.TableDecl, n.DefineDecl, n.ProcedureDecl)):
             # Their own names are `collect`'s; their fields, parameters and bodies are not.
             for f in dataclasses.fields(d):
                 if f.name not in ("span", "name", "name_span"):
@@ -429,6 +445,11 @@ def field_types(c: Checking) -> None:
             owner = d.name
             builtin = {d.key: f"`{d.key}` is the key of `{d.name}` (`keyed by {d.key}`): every {d.name} has it "
                               "already"}
+        elif isinstance(d, n.GridDecl) and env.grid is not None and env.grid.decl is d:
+            target = env.things[d.name].fields
+            spans = env.things[d.name].field_spans
+            owner = d.name
+            builtin = {}
         elif isinstance(d, n.PlayerDecl):
             target = env.player_fields
             spans = player_spans
@@ -452,7 +473,7 @@ def field_types(c: Checking) -> None:
                 continue
             ty = env.resolve_type(f.type)
             if f.from_scenario:
-                _check_from_scenario(env, f, isinstance(d, n.ThingDecl))
+                _check_from_scenario(env, f, isinstance(d, (n.ThingDecl, n.GridDecl)))
             elif isinstance(ty, T.ThingT) and f.default is None:
                 keys = env.things[ty.name].keys if ty.name in env.things else []
                 start = f", or start it at one: `{f.name}: {ty.name} = {ty.name}.{keys[0]}`" if keys else ""
@@ -463,7 +484,8 @@ def field_types(c: Checking) -> None:
             if f.where is not None:
                 env.wheres[(owner, f.name)] = f.where
             target[f.name] = ir.FieldDef(f.name, ty, None, f.reset_each_turn, f.span.line,
-                                         from_scenario=f.from_scenario and not isinstance(d, n.ThingDecl),
+                                         from_scenario=f.from_scenario and not isinstance(d, (n.ThingDecl,
+                                                                                              n.GridDecl)),
                                          span=f.span)
             spans[f.name] = f.span
 
@@ -507,6 +529,11 @@ def _data(env: Env, module: n.Module) -> dict[str, list[ir.Instance]]:
             continue
         given.add(d.name)
         info = env.things[d.name]
+        if env.grid is not None and d.name == env.grid.decl.name:
+            env.diags.error(d.span, "E0231", f"`{d.name}` is a grid: its sectors are made from its size, so it has "
+                            "no `data` rows", help=f"give every sector a field's value with the field's default, "
+                            f"and set single sectors in the scenario's `{d.name}:` section")
+            continue
         if d.columns[0] != info.key:
             help = None
             if info.key in d.columns:
@@ -554,7 +581,7 @@ def _data(env: Env, module: n.Module) -> dict[str, list[ir.Instance]]:
             seen[row.key.upper()] = inst
             rows.append(inst)
     for name, info in env.things.items():
-        if name not in given:
+        if name not in given and not (env.grid is not None and name == env.grid.decl.name):
             env.diags.warning(info.decl_span, "W0202", f"thing `{name}` has no `data` rows, so the game has none")
     return out
 
@@ -600,6 +627,10 @@ def links(c: Checking) -> None:
             if not any(isinstance(t, n.ThingDecl) and t.name == d.name for t in module.decls):
                 env.diags.error(d.span, "E0209", f"links for unknown thing `{d.name}`",
                                 help=suggest(d.name, env.things) or _things_hint(env))
+            continue
+        if env.grid is not None and d.name == env.grid.decl.name:
+            env.diags.error(d.span, "E0231", f"`{d.name}` is a grid: its sectors are neighbours by the map, so it "
+                            "has no `links` rows", help="read a sector's neighbours with `neighbours(s)`")
             continue
         fd = info.fields.get(d.field)
         want = T.SetT(T.ThingT(d.name))

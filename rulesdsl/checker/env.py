@@ -46,6 +46,19 @@ class ThingInfo:
 
 
 @dataclass
+class GridInfo:
+    """The ruleset's grid, as phase 1 reads it: its type is a thing (`ThingInfo`) with no key and no data rows."""
+
+    decl: n.GridDecl
+    width: int | str = 1  # a whole number, or the int parameter that sets it
+    height: int | str = 1
+    wrap_x: bool = False
+    wrap_y: bool = False
+    pattern: str = ""
+    draws: tuple[tuple[str, str], ...] = ()  # (field, the drawn thing's field holding its symbol)
+
+
+@dataclass
 class FuncInfo:
     """A function: its signature from phase 1, its body's IR once phase 2 has checked it (exactly once)."""
 
@@ -69,6 +82,7 @@ class Env:
 
     diags: DiagnosticBag
     things: dict[str, ThingInfo] = field(default_factory=dict)
+    grid: GridInfo | None = None  # the one grid; its type is also in `things`
     player_fields: dict[str, ir.FieldDef] = field(default_factory=dict)
     world_fields: dict[str, ir.FieldDef] = field(default_factory=dict)
     world_line: int | None = None  # the `world { ... }` block, if the ruleset has one

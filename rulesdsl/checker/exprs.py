@@ -234,6 +234,9 @@ class ExprChecker:
     def shown(self, node: n.Expr) -> str | None:
         return show_expr(node)
 
+    def grid(self) -> T.ThingT | None:
+        return T.ThingT(self.env.grid.decl.name) if self.env.grid is not None else None
+
     def expect(self, e: ir.Expr, want: T.Ty, span: Span, what: str) -> ir.Expr:
         if not T.assignable(e.ty, want):
             self.err(span, "E0301", f"{what} should be {want.show()}, but this is {e.ty.show()}",
@@ -324,6 +327,8 @@ class ExprChecker:
             return self.call(node, scope, ctx)
         if isinstance(node, n.Comprehension):
             return self.comprehension(node, scope, ctx)
+        if isinstance(node, n.Route):
+            return self.route(node, scope, ctx)
         if isinstance(node, n.BinOp):
             return self.binop(node, scope, ctx)
         if isinstance(node, n.UnaryOp):
@@ -578,6 +583,11 @@ class ExprChecker:
     def instance(self, thing: str, node: n.Attr) -> ir.Expr:
         """`Card.S12`: the instance with that key; keys match without regard to case, as players write them."""
         info = self.env.things[thing]
+        if self.env.grid is not None and thing == self.env.grid.decl.name:
+            self.err(node.name_span, "E0239", f"a {thing} has no name to write after `{thing}.`: sectors are "
+                     "found by where they are", help=f"write `sector_at(COLUMN, ROW)`, or a {thing} an order "
+                     "names")
+            return ir.Const(T.ANY, node.span.line, None)
         key = next((k for k in info.keys if k.upper() == node.name.upper()), None)
         if key is None:
             self.err(node.name_span, "E0207", f"no {thing} is keyed `{node.name}`", suggest_key(node.name, info.keys))
@@ -904,6 +914,33 @@ class ExprChecker:
         else:  # sorted, list
             ty = T.ListT(T.concrete(body.ty))
         return ir.Agg(ty, line, f, body, node.var, source, where, by, node.descending)
+
+    def route(self, node: n.Route, scope: Scope, ctx: Context) -> ir.Expr:
+        """`path(COST for x from A to B)`: A and B sectors, COST the price (int, or none: impassable) of entering x."""
+        line = node.span.line
+        sector = self.grid()
+        if node.func != "path":
+            self.err(node.func_span, "E0342", f"`{node.func}(... for x from A to B)` is no form of the language: "
+                     "only `path` is written so", help="for a route write `path(COST for x from A to B)`; for an "
+                     "aggregate, `for x in LIST`")
+            return ir.Const(T.ANY, line, None)
+        if sector is None:
+            self.err(node.func_span, "E0238", "`path` finds a route over the map, and this ruleset declares no grid",
+                     help='declare one: `grid Sector { size 20 by 10  numbered "CCRR" }`')
+            sector_ty: T.Ty = T.ANY
+        else:
+            sector_ty = sector
+        start = self.expect(self.expr(node.start, scope, ctx), sector_ty, node.start.span, "where a path starts")
+        goal = self.expect(self.expr(node.goal, scope, ctx), sector_ty, node.goal.span, "where a path ends")
+        with scope.push():
+            scope.declare(node.var, sector_ty)
+            cost = self.expr(node.cost, scope, ctx)
+        if not T.assignable(cost.ty, T.OptT(T.INT)):
+            self.err(node.cost.span, "E0342", f"the cost of entering a sector is a whole number (int), or none where "
+                     f"it cannot be entered, not {cost.ty.show()}",
+                     help=self.type_hint(cost.ty, T.INT, node.cost) or "like `move_cost(x.terrain)`, a table of "
+                     "`int?`")
+        return ir.Route(T.ListT(sector_ty), line, cost, node.var, start, goal)
 
     def _sort_key_hint(self, node: n.Comprehension, item: T.Ty, body: T.Ty) -> str:
         """A `by` for `sorted(...)` in the comprehension's own names: a text for alphabetical order, or a number."""

@@ -176,6 +176,13 @@ class Emitter:
             return self.builtin(e)
         if isinstance(e, ir.Agg):
             return self.agg(e)
+        if isinstance(e, ir.Route):
+            start, goal = self.ex(e.start), self.ex(e.goal)
+            with self.block():
+                v = self.bind(e.var)
+                cost = self.ex(e.cost)
+            # The price is asked for at once, inside the call: the lambda outlives no loop.
+            return f"{self.rt('route')}(g, {start}, {goal}, lambda {v}: {cost})"
         if isinstance(e, ir.BinOp):
             if e.op == "/":
                 if _whole(e.left.ty) and _whole(e.right.ty):
@@ -595,6 +602,16 @@ class Emitter:
                 slots = ", ".join(sorted(repr(names.attr(f.name)) for f in t.fields))
                 w.line(f"__slots__ = ({slots}{',' if len(t.fields) == 1 else ''})")
                 w.line(f"TYPE = {t.name!r}")
+        gr = self.p.grid
+        if gr is not None:
+            # A sector is a thing: the same attribute reads, one object per sector, made by the runtime.
+            w.section()
+            w.mark(gr.line)
+            w.line(f"class {names.thing(gr.name)}(Thing):")
+            with w.indent():
+                slots = ", ".join(sorted(repr(names.attr(f.name)) for f in gr.fields))
+                w.line(f"__slots__ = ({slots}{',' if len(gr.fields) == 1 else ''})")
+                w.line(f"TYPE = {gr.name!r}")
         w.section(self.p.player_line)
         w.line("class Player(PlayerBase):")
         with w.indent():
@@ -938,6 +955,8 @@ class Emitter:
                         for f in p.world_fields:
                             self.field_line(f, f"world.{f.name}")
                     w.line("),")
+                if p.grid is not None:
+                    self.grid_spec(p.grid)
                 if p.unrun_orders:
                     # Only a ruleset with such orders names them, so other modules read the same.
                     w.line(f"unrun_orders={p.unrun_orders!r},")
@@ -951,6 +970,24 @@ class Emitter:
                 w.line("line_map=line_map,")
                 w.line("rule_map=rule_map,")
             w.line(")")
+
+    def grid_spec(self, gr: ir.Grid) -> None:
+        """`grid=GridSpec(...)`: the map's size, wraps and numbering, and the sectors' fields; nothing per sector,
+        so that the module is as long for a 320 x 99 map as for a 6 x 5 one."""
+        w = self.w
+        self.used.add("GridSpec")
+        draws = []
+        for fname, sym in gr.draws:
+            fd = next(f for f in gr.fields if f.name == fname)
+            assert isinstance(fd.ty, T.ThingT)
+            draws.append((fname, names.attr(sym)))
+        w.line(f"grid=GridSpec(name={gr.name!r}, cls={names.thing(gr.name)}, width={gr.width!r}, "
+               f"height={gr.height!r}, wrap_x={gr.wrap_x!r}, wrap_y={gr.wrap_y!r}, pattern={gr.pattern!r}, "
+               f"draws={tuple(draws)!r}, fields=(")
+        with w.indent():
+            for f in gr.fields:
+                self.field_line(f, f"{gr.name}.{f.name}")
+        w.line(")),")
 
     def order_spec(self, o: ir.Order) -> None:
         w = self.w
@@ -1230,7 +1267,7 @@ def _repeated_calls(body: ir.Expr, chancy: set[str]) -> list[ir.CallFn]:
     found: list[tuple[object, ir.CallFn]] = []
 
     def visit(e: ir.Node, unconditional: bool) -> None:
-        if isinstance(e, ir.Agg):
+        if isinstance(e, (ir.Agg, ir.Route)):
             return
         if isinstance(e, ir.Cond):
             visit(e.cond, unconditional)

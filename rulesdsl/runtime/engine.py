@@ -29,6 +29,7 @@ from rulesdsl.runtime.core import (
     WorldBase,
     unchanging,
 )
+from rulesdsl.runtime.grid import Grid, SectorNames
 from rulesdsl.runtime.mail import LINE_END, Mail, MailReader, Refusal, by_account
 from rulesdsl.runtime.orders import OrderReader
 from rulesdsl.runtime.spec import OrderSpec, RulesetSpec
@@ -72,6 +73,11 @@ class Game:
         self.all: dict[str, list[Thing]] = {}
         self.index: dict[str, dict[str, Thing]] = {}
         self.lookup: dict[str, dict[str, Thing]] = {}  # keys in capitals: players write them in any case
+        # The ruleset's map, once runtime/gridstate.py has built it: sectors as ints there, as Things here
+        # (`sectors[i]._ord == i`).
+        self.grid: Grid | None = None
+        self.sector_names: SectorNames | None = None
+        self.sectors: list[Thing] = []
         self.on_file: dict[str, list[str]] = {}
         self.streaks: dict[str, dict[str, int]] = {v.name: {} for v in spec.victories}
         self.game_over = False

@@ -38,6 +38,21 @@ class ThingSpec:
 
 
 @dataclass(frozen=True)
+class GridSpec:
+    """`grid NAME { ... }`: its sectors are `cls` objects, one per sector, made when a game is made or loaded."""
+
+    name: str
+    cls: type
+    fields: tuple[FieldSpec, ...]
+    width: int | str  # a whole number, or the name of the int parameter that sets it
+    height: int | str
+    wrap_x: bool
+    wrap_y: bool
+    pattern: str  # how a sector is written (runtime/grid.py's SectorNames), numbered from 0
+    draws: tuple[tuple[str, str], ...] = ()  # (field, the attribute of its thing's one-character symbol)
+
+
+@dataclass(frozen=True)
 class ParamSpec:
     name: str
     type: TypeDesc
@@ -152,6 +167,7 @@ class RulesetSpec:
     world_fields: tuple[FieldSpec, ...] = ()
     unrun_orders: tuple[str, ...] = ()  # game orders that no phase runs: the game refuses their lines
     table_checks: tuple[TableCheckSpec, ...] = ()  # tables parameters decide, checked when a game starts
+    grid: GridSpec | None = None  # the ruleset's map, if it declares one
 
     def player_attr(self, name: str | None) -> str | None:
         """The Python attribute of the player field `name` (a field named `class` is `class_`)."""

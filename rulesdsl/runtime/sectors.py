@@ -1,0 +1,120 @@
+"""Sectors (the Things of a game's grid) and numbers -> the grid builtins generated code calls: neighbours,
+distances, ranges, windows and routes.
+
+Each function takes the game first and reads its `grid` (runtime/grid.py: sectors as ints) and its `sectors`
+(the Thing of each int, `sectors[i]._ord == i`): the library works in ints, the rules in sectors.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesdsl.runtime.grid import STEPS
+
+
+class SectorError(IndexError):
+    """A grid function asked for something that is not there (direction 9): the turn stops with this message.
+    An IndexError, so that the engine shows the message as it is, as for a list position that is not there."""
+
+
+def neighbour(g: Any, s: Any, d: int) -> Any:
+    if d.__class__ is not int or not 0 <= d <= 8:
+        raise SectorError(f"neighbour({s._key}, {d}): there is no direction {d}; directions are 1 (north) "
+                          "clockwise to 8 (north-west), and 0 is the sector itself")
+    n = g.grid._step[s._ord][d]
+    return None if n is None else g.sectors[n]
+
+
+def neighbours(g: Any, s: Any) -> list[Any]:
+    sectors = g.sectors
+    return [sectors[n] for n in g.grid._adjacent[s._ord]]
+
+
+def distance(g: Any, a: Any, b: Any) -> int:
+    return int(g.grid.distance(a._ord, b._ord))
+
+
+def _delta(x: int, size: int, wrap: bool) -> int:
+    """The shorter signed way along one axis: across a wrapping edge where that is shorter (a tie goes the
+    way it was measured, so the answer does not depend on anything but the two sectors)."""
+    if wrap and abs(x) * 2 > size:
+        x -= size if x > 0 else -size
+    return x
+
+
+def direction(g: Any, a: Any, b: Any) -> int:
+    """The direction code of the first step of a straight line from a to b (0 if a is b): after k of n steps
+    (n the distance) the line is at round(k * dr / n), round(k * dc / n), halves rounded away from a, so a
+    line twice as long one way as the other starts on the diagonal."""
+    grid = g.grid
+    w = grid.width
+    ra, ca = divmod(a._ord, w)
+    rb, cb = divmod(b._ord, w)
+    dr = _delta(rb - ra, grid.height, grid.wrap_y)
+    dc = _delta(cb - ca, w, grid.wrap_x)
+    n = max(abs(dr), abs(dc))
+    if n == 0:
+        return 0
+    sr = (1 if dr > 0 else -1) if 2 * abs(dr) >= n else 0
+    sc = (1 if dc > 0 else -1) if 2 * abs(dc) >= n else 0
+    return STEPS.index((sr, sc))
+
+
+def within(g: Any, s: Any, r: int) -> list[Any]:
+    sectors = g.sectors
+    return [sectors[n] for n in g.grid.within(s._ord, r)]
+
+
+def window(g: Any, s: Any, r: int) -> list[list[Any]]:
+    sectors = g.sectors
+    if r < 0:
+        return []
+    return [[None if n is None else sectors[n] for n in row] for row in g.grid.window(s._ord, r)]
+
+
+def column(g: Any, s: Any) -> int:
+    return int(s._ord % g.grid.width)
+
+
+def row(g: Any, s: Any) -> int:
+    return int(s._ord // g.grid.width)
+
+
+def sector_at(g: Any, col: int, row: int) -> Any:
+    grid = g.grid
+    if 0 <= col < grid.width and 0 <= row < grid.height:
+        return g.sectors[row * grid.width + col]
+    return None
+
+
+class _Free(Exception):
+    """A sector whose price is 0: the search starts again with no estimate (see `route`)."""
+
+
+def route(g: Any, a: Any, b: Any, cost: Any) -> list[Any]:
+    """`path(COST for x from a to b)`: the sectors entered after a, ending with b; [] when a is b or b cannot be
+    reached. The search's estimate assumes every price is at least 1 (A*, fast); a price of 0 met on the way
+    starts it again with no estimate (Dijkstra, slower, the same cheapest cost). A negative price stops the turn."""
+    sectors = g.sectors
+
+    def price(n: int) -> int | None:
+        p = cost(sectors[n])
+        if p is not None and p < 1:
+            if p < 0:
+                raise SectorError(f"the cost of entering sector {sectors[n]._key} is {p}: a cost is 0 or more, "
+                                  "or none where a sector cannot be entered")
+            raise _Free
+        return p  # type: ignore[no-any-return]
+
+    def free(n: int) -> int | None:
+        p = cost(sectors[n])
+        if p is not None and p < 0:
+            raise SectorError(f"the cost of entering sector {sectors[n]._key} is {p}: a cost is 0 or more, "
+                              "or none where a sector cannot be entered")
+        return p  # type: ignore[no-any-return]
+
+    try:
+        found = g.grid.path(a._ord, b._ord, price, 1)
+    except _Free:
+        found = g.grid.path(a._ord, b._ord, free, 0)
+    return [] if found is None else [sectors[n] for n in found]
