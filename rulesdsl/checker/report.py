@@ -460,6 +460,21 @@ def report_schema(rep: ir.Report | None) -> dict[str, Any]:
             "type": "object", "properties": props, "required": sorted(props), "additionalProperties": False}
 
 
+def grid_schema(env: Env) -> dict[str, Any]:
+    """The grid's section, by field (a layer), described by shape and never by listing its sectors: a drawn
+    layer may be rows of symbols (one text), and any layer a mapping of sector numbers to values, which the
+    pattern of the grid's numbering describes."""
+    assert env.grid is not None
+    digits = "".join("[0-9]" if ch in "CR" else re.escape(ch) for ch in env.grid.pattern)
+    drawn = {f for f, _ in env.grid.draws}
+    props: dict[str, Any] = {}
+    for name, f in env.things[env.grid.decl.name].fields.items():
+        sparse = {"type": "object", "propertyNames": {"pattern": f"^{digits}$"},
+                  "additionalProperties": schema_of(f.ty, _STATE_DECIMAL)}
+        props[name] = {"anyOf": [{"type": "string"}, sparse]} if name in drawn else sparse
+    return {"type": "object", "properties": props, "additionalProperties": False}
+
+
 def state_schema(env: Env, instances: dict[str, list[ir.Instance]]) -> dict[str, Any]:
     """The schema of the world part of a scenario or state file: players, things, parameters."""
     def fields_schema(fields: dict[str, ir.FieldDef], extra: dict[str, Any]) -> dict[str, Any]:
@@ -478,6 +493,9 @@ def state_schema(env: Env, instances: dict[str, list[ir.Instance]]) -> dict[str,
     player["required"] = ["name", "account", "code", *(k for k, f in env.player_fields.items() if f.from_scenario)]
     things = {}
     for name, info in env.things.items():
+        if env.grid is not None and name == env.grid.decl.name:
+            things[name] = grid_schema(env)
+            continue
         keys = [i.key for i in instances.get(name, [])]
         things[name] = {"type": "object", "propertyNames": {"enum": keys},
                         "additionalProperties": fields_schema(info.fields, {})}

@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from rulesdsl.runtime.gridstate import Rows
+
 # LibYAML when PyYAML has it (several times faster on state files); the pure-Python safe classes otherwise.
 LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -143,6 +145,14 @@ class _Dumper(_DUMPER):
 
     def ignore_aliases(self, data: Any) -> bool:
         return True
+
+
+def _rows(dumper: Any, data: Rows) -> Any:
+    # A drawn layer reads as the map it is: one line of the file per row.
+    return dumper.represent_scalar("tag:yaml.org,2002:str", str(data), style="|")
+
+
+_Dumper.add_representer(Rows, _rows)
 
 
 def dump_text(data: Any) -> str:

@@ -29,6 +29,7 @@ from rulesdsl.runtime.core import (
     WorldBase,
     unchanging,
 )
+from rulesdsl.runtime import sectors
 from rulesdsl.runtime.grid import Grid, SectorNames
 from rulesdsl.runtime.mail import LINE_END, Mail, MailReader, Refusal, by_account
 from rulesdsl.runtime.orders import OrderReader
@@ -234,6 +235,7 @@ class Game:
         for f in self.spec.world_fields:
             if f.reset_each_turn:
                 setattr(self.world, f.attr, {} if f.type[0] == "map" else f.default(self))
+        sectors.reset(self)
 
     # ------------------------------------------------------------ the mail
     def _take(self, mail: Mail) -> None:

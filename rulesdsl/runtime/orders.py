@@ -202,6 +202,9 @@ def read_arg(g: GameView, ty: tuple[Any, ...], raw: str, name: str) -> tuple[Any
         if thing == "Player":
             player = players_written(g).get(key)
             return (player, None) if player is not None else (None, f"there is no player \"{raw}\"")
+        grid = getattr(getattr(g, "spec", None), "grid", None)
+        if grid is not None and grid.name == thing:
+            return read_sector(g, raw)
         # The lookup's keys are in capitals as str.upper() makes them; the key must also be the same
         # in ASCII capitals, or "ß" would be read as a thing keyed "SS".
         obj = g.lookup[thing].get(key)
@@ -209,6 +212,23 @@ def read_arg(g: GameView, ty: tuple[Any, ...], raw: str, name: str) -> tuple[Any
             return None, f"\"{raw}\" is not a {thing.lower()} code"
         return obj, None
     return None, f"cannot read {name}"
+
+
+def read_sector(g: Any, raw: str) -> tuple[Any, str | None]:
+    """A sector as the grid's numbering writes it, exactly (`03454`; `3454` could be a unit's number, so it is
+    no sector), or why not: how to write one, or that the map has no such sector."""
+    names = g.sector_names
+    pattern = names.pattern
+    if len(raw) != len(pattern) or any(
+            (ch not in "0123456789") if p in "CR" else ch != p for ch, p in zip(raw, pattern, strict=True)):
+        first, second = ("column", "row") if pattern.index("C") < pattern.index("R") else ("row", "column")
+        return None, (f"\"{raw}\" is not a sector: write it as {pattern}, {first} then {second} in "
+                      f"{len(pattern)} characters, like {g.sectors[0]._key}")
+    try:
+        return g.sectors[names.parse(raw)], None
+    except ValueError:
+        grid = g.grid
+        return None, f"there is no sector {raw}: the map is {grid.width} columns by {grid.height} rows"
 
 
 def read_whole(raw: str, name: str) -> tuple[int | None, str | None]:

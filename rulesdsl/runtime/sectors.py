@@ -12,6 +12,32 @@ from typing import Any
 from rulesdsl.runtime.grid import STEPS
 
 
+def fill(g: Any, sectors: list[Any], f: Any) -> None:
+    """Every sector's `f` at its default: worked out once, copied per sector only if it could change in place."""
+    attr = f.attr
+    if f.type[0] == "map":
+        for s in sectors:
+            setattr(s, attr, {})
+        return
+    value = f.default(g)
+    if isinstance(value, list):
+        for s in sectors:
+            setattr(s, attr, list(value))
+    else:
+        for s in sectors:
+            setattr(s, attr, value)
+
+
+def reset(g: Any) -> None:
+    """Fields `reset each turn` back at their defaults, one pass per such field."""
+    spec = g.spec.grid
+    if spec is None:
+        return
+    for f in spec.fields:
+        if f.reset_each_turn:
+            fill(g, g.sectors, f)
+
+
 class SectorError(IndexError):
     """A grid function asked for something that is not there (direction 9): the turn stops with this message.
     An IndexError, so that the engine shows the message as it is, as for a list position that is not there."""

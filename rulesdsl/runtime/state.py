@@ -8,6 +8,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from rulesdsl.runtime import gridstate
 from rulesdsl.runtime.core import PlayerBase, Thing, table_problem
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.spec import FieldSpec, RulesetSpec, TableCheckSpec, TypeDesc
@@ -217,6 +218,9 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
             g.params[name] = decode(g, value, ps.type, f"$.parameters.{name}")
 
         faults.check(set_param)
+    faults.raise_any()  # the grid's size may depend on a parameter
+    faults.check(lambda: gridstate.build(g))
+    faults.raise_any()
     for tspec in spec.things:
         for obj, (_, values) in zip(g.all[tspec.name], tspec.instances, strict=True):
             _init_fields(g, obj, tspec.fields)
@@ -226,6 +230,7 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
         for key, values in scenario.get(tspec.name, {}).items():
             obj = g.lookup[tspec.name][str(key).upper()]
             _set_fields(g, obj, tspec.fields, values, f"$.{tspec.name}.{key}", faults=faults)
+    gridstate.read(g, scenario, faults.check)
     for i, (p, raw) in enumerate(zip(g.all_players, players, strict=True)):
         _init_fields(g, p, spec.player_fields)
         _set_player(g, p, raw, f"$.players[{i}]", faults)
@@ -298,6 +303,8 @@ def dump(g: Game) -> dict[str, Any]:
     for tspec in spec.things:
         out[tspec.name] = {obj._key: {f.name: _enc_field(g, obj, f) for f in tspec.fields}
                            for obj in g.all[tspec.name]}
+    if spec.grid is not None:
+        out[spec.grid.name] = gridstate.dump(g)
     out["engine"] = {
         "on_file": {k: list(v) for k, v in g.on_file.items() if v},
         "streaks": {k: dict(v) for k, v in g.streaks.items() if v},
@@ -323,11 +330,13 @@ def load(spec: RulesetSpec, data: dict[str, Any], module_file: str = "") -> Game
     for ps in spec.params:
         if ps.name in data.get("parameters", {}):
             g.params[ps.name] = decode(g, data["parameters"][ps.name], ps.type, f"$.parameters.{ps.name}")
+    gridstate.build(g)
     for tspec in spec.things:
         section = data.get(tspec.name, {})
         for obj in g.all[tspec.name]:
             _init_fields(g, obj, tspec.fields)
             _set_fields(g, obj, tspec.fields, section.get(obj._key, {}), f"$.{tspec.name}.{obj._key}")
+    gridstate.read(g, data, _run)
     for i, (p, raw) in enumerate(zip(g.all_players, data.get("players", []), strict=True)):
         _init_fields(g, p, spec.player_fields)
         _set_player(g, p, raw, f"$.players[{i}]")
@@ -359,7 +368,13 @@ def broken(g: Game) -> list[StateError]:
         if fields := _with_where(tspec.fields):
             for obj in g.all[tspec.name]:
                 _broken(g, obj, fields, f"$.{tspec.name}.{obj._key}", found)
+    gridstate.broken(g, found)
     return found
+
+
+def _run(step: Callable[[], None]) -> None:
+    """A state file, which rulesdsl wrote, stops at its first fault: each step is run as it is."""
+    step()
 
 
 def _with_where(fields: tuple[FieldSpec, ...]) -> tuple[FieldSpec, ...]:
