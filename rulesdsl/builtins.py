@@ -214,12 +214,14 @@ _ALL = (
             typer=_on_grid("i", "S", "S")),
     Builtin("within", _one(2), "within(s, r)", "every sector at a distance of at most `r` from `s`, row by row",
             "{rt}(g, {args})", "within", typer=_on_grid("[S]", "S", "i")),
-    Builtin("window", _one(2), "window(s, r)", "the square of sectors around `s`, `r` each way: rows north to "
-            "south, each west to east, `none` off the map", "{rt}(g, {args})", "window",
+    Builtin("window", _one(2), "window(s, r)", "the square of sectors around `s`, `r` each way: rows north "
+            "to south, each west to east, `none` off the map", "{rt}(g, {args})", "window",
             typer=_on_grid("[[S?]]", "S", "i")),
-    Builtin("column", _one(1), "column(s)", "the column of a sector, from 0 at the west edge", "{rt}(g, {args})", "column",
+    Builtin("column", _one(1), "column(s)", "the column of a sector, from 0 at the west edge", "{rt}(g, {args})",
+            "column",
             typer=_on_grid("i", "S")),
-    Builtin("row", _one(1), "row(s)", "the row of a sector, from 0 at the north edge", "{rt}(g, {args})", "row",
+    Builtin("row", _one(1), "row(s)", "the row of a sector, from 0 at the north edge", "{rt}(g, {args})",
+            "row",
             typer=_on_grid("i", "S")),
     Builtin("sector_at", _one(2), "sector_at(col, row)", "the sector at a column and a row, or `none` off the map",
             "{rt}(g, {args})", "sector_at", typer=_on_grid("S?", "i", "i")),

@@ -536,7 +536,8 @@ class Program:
 
     def nodes(self) -> Iterator[Node]:
         """Every declaration of the program, in the order the checker makes them, each holding its bodies."""
-        yield from (*self.params, *self.things, *((self.grid,) if self.grid else ()), *self.player_fields, *self.world_fields, *self.tables,
+        grid = (self.grid,) if self.grid is not None else ()
+        yield from (*self.params, *self.things, *grid, *self.player_fields, *self.world_fields, *self.tables,
                     *self.functions, *self.procedures, self.policy, *self.orders, *self.phases)
         if self.report is not None:
             yield self.report

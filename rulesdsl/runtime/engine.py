@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from rulesdsl.runtime import sectors
 from rulesdsl.runtime.core import (
     OrderFailed,
     OrderRec,
@@ -29,7 +30,6 @@ from rulesdsl.runtime.core import (
     WorldBase,
     unchanging,
 )
-from rulesdsl.runtime import sectors
 from rulesdsl.runtime.grid import Grid, SectorNames
 from rulesdsl.runtime.mail import LINE_END, Mail, MailReader, Refusal, by_account
 from rulesdsl.runtime.orders import OrderReader

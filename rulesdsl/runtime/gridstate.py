@@ -11,6 +11,7 @@ depend on the sector), and only a value that can be changed in place (a list, a 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -100,9 +101,9 @@ def read(g: Any, data: dict[str, Any], check: Callable[[Callable[[], None]], Non
             check(unknown)
             continue
         if isinstance(layer, str) and f.name in draws:
-            check(lambda f=f, layer=layer: _read_drawn(g, f, draws[f.name], layer, f"{path}.{f.name}"))
+            check(functools.partial(_read_drawn, g, f, draws[f.name], layer, f"{path}.{f.name}"))
         elif isinstance(layer, dict):
-            check(lambda f=f, layer=layer: _read_sparse(g, f, layer, f"{path}.{f.name}"))
+            check(functools.partial(_read_sparse, g, f, layer, f"{path}.{f.name}"))
         else:
             def wrong(f: FieldSpec = f) -> None:
                 drawn = "rows of symbols, or " if f.name in draws else ""

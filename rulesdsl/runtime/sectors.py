@@ -130,14 +130,14 @@ def route(g: Any, a: Any, b: Any, cost: Any) -> list[Any]:
                 raise SectorError(f"the cost of entering sector {sectors[n]._key} is {p}: a cost is 0 or more, "
                                   "or none where a sector cannot be entered")
             raise _Free
-        return p  # type: ignore[no-any-return]
+        return p
 
     def free(n: int) -> int | None:
         p = cost(sectors[n])
         if p is not None and p < 0:
             raise SectorError(f"the cost of entering sector {sectors[n]._key} is {p}: a cost is 0 or more, "
                               "or none where a sector cannot be entered")
-        return p  # type: ignore[no-any-return]
+        return p
 
     try:
         found = g.grid.path(a._ord, b._ord, price, 1)

@@ -33,6 +33,15 @@ USE_W = 'phase q { let v = draw(w, "w") }\n'
 GROUP = '  pay from cash\n  at most 1 heavy per turn else "one heavy order a turn"\n'
 COUNTED = BASE.replace("  pay from cash\n", GROUP, 1).replace("  cost money(n)\n",
                                                                "  cost money(n)\n  counts as heavy\n", 1)
+# A grid for the grid cases: GRID_AT is where its lines go (a case puts its mistake into them).
+GRID = ('thing Ter keyed by code {\n  symbol: text\n}\ndata Ter(code, symbol) { L: "."  S: "~" }\n'
+        'grid Sec {\n  size 4 by 3\n  numbered "CR"\n  draw t with symbol\n  t: Ter = Ter.S\n}\n')
+USE_SEC = "phase q { for each s in Sec { let v = s.t } }\n"
+
+
+def grid(old: str, new: str, code: str, hint: str | None = None, extra: str = USE_SEC) -> Case:
+    assert old in GRID, old
+    return Case(code, BASE + GRID.replace(old, new, 1) + extra, hint=hint)
 
 
 def add(extra: str, code: str, hint: str | None = None) -> Case:
@@ -205,6 +214,26 @@ CASES: dict[str, Case] = {
                       "E0339"),
     "E0340": add("phase q { for each b in Box { let v = [b][-1] } }  #!\n", "E0340", "size(L) - 1"),
     "E0341": add("phase q { for each i in 1..9 by i descending { news \"{i}\" } }  #!\n", "E0341", "`10 - i`"),
+    "E0230-grid-twice": add(GRID + 'grid Sea {  #!\n  size 2 by 2\n  numbered "CR"\n}\n' + USE_SEC, "E0230"),
+    "E0231-grid-data": add(GRID + "data Sec(t) { a: L }  #!\n" + USE_SEC, "E0231"),
+    "E0232-grid-size": grid("  size 4 by 3\n", "  size 0 by 3  #!\n", "E0232", "1 or more"),
+    "E0232-grid-size-param": grid("  size 4 by 3\n", "  size wide by 3  #!\n", "E0232", "declare it"),
+    "E0233-grid-wrap": grid("  numbered", "  wrap east south  #!\n  numbered", "E0233", "wrap east west"),
+    "E0234-grid-numbered": grid('  numbered "CR"\n', '  numbered "C1R"  #!\n', "E0234"),
+    "E0235-grid-numbered-room": Case("E0235", BASE + GRID.replace("  size 4 by 3\n", "  size 40 by 3\n").replace(
+        '  numbered "CR"\n', '  numbered "CR"  #!\n') + USE_SEC, hint="one more `C`"),
+    "E0236-grid-draw": grid("  draw t with symbol\n", "  draw t with name  #!\n", "E0236"),
+    "E0237-grid-symbol": Case("E0237", BASE + GRID.replace('L: "."  S: "~" }', 'L: "."  S: "~"\n  W: "~"  #!\n}')
+                              + USE_SEC, hint="its own character"),
+    "E0238-no-grid": add("phase q { for each b in Box { let v = distance(b, b) } }  #!\n", "E0238"),
+    "E0239-sector-name": add(GRID + "phase q { let v = Sec.a1 }  #!\n", "E0239", "sector_at"),
+    "E0342-path-cost": add(GRID + "phase q { for each s in Sec { let v = path(x.t for x from s to s) } }  #!\n",
+                           "E0342"),
+    "E0342-not-path": add(GRID + "phase q { for each s in Sec { let v = route(1 for x from s to s) } }  #!\n",
+                          "E0342", "path(COST for x from A to B)"),
+    "W0206-grid-size-default": Case("W0206", BASE.replace("player {", "param wide: int = 12  #!\nplayer {", 1)
+                                    + GRID.replace("  size 4 by 3\n", "  size wide by 3\n") + USE_SEC,
+                                    hint="one more `C`"),
     "W0205": Case("W0205", BASE.replace("  cost money(n)\n", "  cost price(n)  #!\n", 1)
                   + "table price(k: int) -> money { 1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 7: 2, 8: 2, 9: 2 }\n",
                   hint="limit `n`"),

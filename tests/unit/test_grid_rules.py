@@ -19,7 +19,6 @@ from rulesdsl.game.folder import GameFolder
 from rulesdsl.game.yamlio import dump_text, load_text
 from rulesdsl.runtime import sectors as rs
 from rulesdsl.runtime.engine import Game
-from rulesdsl.runtime.grid import Grid
 from rulesdsl.runtime.spec import RulesetSpec
 from rulesdsl.runtime.state import StateError, dump, load, new_game
 from tests.unit.rulestools import show
