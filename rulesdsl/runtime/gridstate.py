@@ -143,6 +143,10 @@ def _read_sparse(g: Any, f: FieldSpec, layer: dict[Any, Any], path: str) -> None
     sectors = g.sectors
     for key, raw in layer.items():
         where = f"{path}.{key}"
+        if isinstance(key, int):
+            # YAML reads 0101 unquoted as a number (65, in octal): the digits the writer meant are gone.
+            raise st.StateError(where, f"a number, not a sector: write sectors in quotes, like \"{sectors[0]._key}\", "
+                                       "or YAML reads them as numbers")
         try:
             s = sectors[names.parse(str(key))]
         except ValueError as e:

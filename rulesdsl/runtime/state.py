@@ -140,8 +140,10 @@ def _shown(value: Any) -> str:
 
 
 def _canonical_map(g: Game, key_thing: str, m: dict[str, Any]) -> dict[str, Any]:
-    order = {k: i for i, k in enumerate(g.index[key_thing])}
-    return {k: m[k] for k in sorted(m, key=lambda k: order.get(k, len(order)))}
+    # By each key's own place (`_ord`, its place in the index), not a table of every key's place: a map keyed
+    # by the 31,680 sectors of a grid would build that table for each map written.
+    index = g.index[key_thing]
+    return {k: m[k] for k in sorted(m, key=lambda k: index[k]._ord if k in index else len(index))}
 
 
 def _init_fields(g: Game, obj: Any, fields: tuple[FieldSpec, ...]) -> None:

@@ -91,6 +91,7 @@ def test_the_state_writes_drawn_fields_as_rows_and_others_sparse_and_reads_back(
     ({"owner": {"0101": "zed"}}, "$.Sector.owner.0101", "no Player is keyed 'zed'"),
     ({"owner": {"9999": "ann"}}, "$.Sector.owner.9999", "column 99 is outside the map"),
     ({"owner": {"101": "ann"}}, "$.Sector.owner.101", "a sector is written CCRR"),
+    ({"owner": {65: "ann"}}, "$.Sector.owner.65", "write sectors in quotes"),
     ({"visits": "12"}, "$.Sector.visits", "expected a mapping of sector numbers to values"),
     ({"height": {}}, "$.Sector.height", "has no field `height`"),
 ])
