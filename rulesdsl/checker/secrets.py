@@ -49,7 +49,8 @@ def _bodies(p: ir.Program) -> Iterator[tuple[ir.Node | tuple[ir.Node, ...], bool
     its table's secrets are not counted there)."""
     for f in p.functions:
         yield f.body, False
-    for fd in (*(fd for t in p.things for fd in t.fields), *p.player_fields, *p.world_fields):
+    sectors = p.grid.fields if p.grid is not None else ()
+    for fd in (*(fd for t in p.things for fd in t.fields), *sectors, *p.player_fields, *p.world_fields):
         for e in (fd.default, fd.where):
             if e is not None:
                 yield e, False

@@ -15,7 +15,7 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from rulesdsl.compiler import check_path, compile_path, load_module
-from rulesdsl.game.folder import GameFolder
+from rulesdsl.game.folder import GameError, GameFolder
 from rulesdsl.game.yamlio import dump_text, load_text
 from rulesdsl.runtime import sectors as rs
 from rulesdsl.runtime.engine import Game
@@ -92,6 +92,7 @@ def test_the_state_writes_drawn_fields_as_rows_and_others_sparse_and_reads_back(
     ({"owner": {"9999": "ann"}}, "$.Sector.owner.9999", "column 99 is outside the map"),
     ({"owner": {"101": "ann"}}, "$.Sector.owner.101", "a sector is written CCRR"),
     ({"owner": {65: "ann"}}, "$.Sector.owner.65", "write sectors in quotes"),
+    ({"visits": {"0101": -1}}, "$.Sector.visits.0101", "is not allowed: `visits: ... where visits >= 0`"),
     ({"visits": "12"}, "$.Sector.visits", "expected a mapping of sector numbers to values"),
     ({"height": {}}, "$.Sector.height", "has no field `height`"),
 ])
@@ -198,3 +199,18 @@ def test_grid_words_may_still_name_fields(tmp_path: Path) -> None:
     (folder / "tiny.rules").write_text(text, encoding="utf-8")
     checked = check_path(folder / "tiny.rules")
     assert checked.ok, show(checked.diagnostics)
+
+
+def test_a_direction_outside_0_to_8_stops_the_turn_with_a_clear_error(tmp_path: Path) -> None:
+    for f in DATA.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    rules = tmp_path / "tiny.rules"
+    text = rules.read_text(encoding="utf-8")
+    rules.write_text(text.replace("      for each d in 1..8 {", "      let far = neighbour(p.home, p.steps + 9)\n"
+                                  "      for each d in 1..8 {"), encoding="utf-8")
+    (tmp_path / "scenario.yaml").write_text(SCENARIO, encoding="utf-8")
+    folder = GameFolder.create(rules, tmp_path / "game", tmp_path / "scenario.yaml", None)
+    with pytest.raises(GameError) as err:
+        folder.process_turn([])
+    assert "neighbour(0101, 9): there is no direction 9" in str(err.value)
+    assert "tiny.rules:" in str(err.value)
