@@ -250,6 +250,8 @@ def const_value(env: Env, e: n.Expr, ty: T.Ty, what: str, calculated: str | None
         env.diags.error(e.span, "E0206", f"{what} should be a text in quotes",
                         help=f'write `"{shown}"`' if shown is not None else None)
         return ""
+    if isinstance(ty, T.ThingT) and env.grid is not None and ty.name == env.grid.decl.name:
+        return _sector_literal(env, e, ty.name, what)
     if isinstance(ty, T.ThingT):
         if isinstance(e, n.Attr) and isinstance(e.obj, n.Name) and e.obj.name == ty.name:
             # `Card.S12` names the same instance as `S12` where a key is expected.
@@ -278,6 +280,21 @@ def const_value(env: Env, e: n.Expr, ty: T.Ty, what: str, calculated: str | None
         env.diags.error(e.span, "E0206", f"{what} should be a list like `[A, B]`")
         return []
     env.diags.error(e.span, "E0206", f"{what} cannot be given in data ({ty.show()})")
+    return None
+
+
+def _sector_literal(env: Env, e: n.Expr, grid: str, what: str) -> str | None:
+    """A sector in `data`: its number in quotes, as the grid's numbering writes it (checked against the map
+    when the game starts, where a parameter may set the size)."""
+    assert env.grid is not None
+    pattern = env.grid.decl.numbered or "CCCRR"
+    text = "".join(p for p in e.parts if isinstance(p, str)) if isinstance(e, n.Text) else None
+    if text is not None and len(text) == len(pattern) and all(
+            ch in "0123456789" if p in "CR" else ch == p for ch, p in zip(text, pattern, strict=True)):
+        return text
+    example = "".join("0" if p in "CR" else p for p in pattern)
+    env.diags.error(e.span, "E0206", f"{what} should be a {grid}, written in quotes as its number: "
+                    f'`numbered "{pattern}"` writes one like "{example}"')
     return None
 
 

@@ -214,3 +214,22 @@ def test_a_direction_outside_0_to_8_stops_the_turn_with_a_clear_error(tmp_path: 
         folder.process_turn([])
     assert "neighbour(0101, 9): there is no direction 9" in str(err.value)
     assert "tiny.rules:" in str(err.value)
+
+
+def test_a_thing_s_data_names_a_sector_by_its_number_in_quotes(tmp_path: Path) -> None:
+    text = (DATA / "tiny.rules").read_text(encoding="utf-8") + (
+        'thing City keyed by code {\n  at: Sector?\n}\ndata City(code, at) {\n  PAR: "0302"\n  ROM: none\n}\n'
+        "phase found { for each c in City { if c.at != none { c.at.visits += 1 } } }\n")
+    folder = tmp_path / "t"
+    folder.mkdir()
+    shutil.copy(DATA / "tiny.report.j2", folder / "tiny.report.j2")
+    (folder / "tiny.rules").write_text(text, encoding="utf-8")
+    checked = check_path(folder / "tiny.rules")
+    assert checked.ok, show(checked.diagnostics)
+    _, spec = load_module(folder / "tiny.rules", folder / "cache")
+    g = new_game(spec, _scenario())
+    assert g.index["City"]["PAR"].at is g.index["Sector"]["0302"]  # type: ignore[attr-defined]
+    (folder / "tiny.rules").write_text(text.replace('PAR: "0302"', 'PAR: "302"'), encoding="utf-8")
+    wrong = check_path(folder / "tiny.rules")
+    assert [d.code for d in wrong.diagnostics] == ["E0206"]
+    assert 'written in quotes as its number: `numbered "CCRR"` writes one like "0000"' in wrong.diagnostics[0].message
