@@ -84,6 +84,11 @@ def _show(e: n.Expr) -> str | None:
         inner = (f"{body} for {e.var} in {source}" + (f" where {where}" if where else "")
                  + (f" by {by}" if by else "") + (" descending" if e.descending else ""))
         return f"[{inner}]" if e.func == "list" else f"{e.func}({inner})"
+    if isinstance(e, n.Route):
+        cost, start, goal = _show(e.cost), _show(e.start), _show(e.goal)
+        if cost is None or start is None or goal is None:
+            return None
+        return f"{e.func}({cost} for {e.var} from {start} to {goal})"
     if isinstance(e, n.BinOp):
         left, right = _show(e.left), _show(e.right)
         if left is None or right is None:

@@ -67,6 +67,9 @@ def test_a_game_is_played_on_the_map_from_scenario_to_reports(tmp_path: Path, sn
     state = (folder.turns_dir / "turn-001" / "state.yaml").read_text(encoding="utf-8")
     out["1/state Sector"] = state[state.index("\nSector:"):state.index("\nengine:")]
     assert out == snapshot
+    assert "  marks:\n    '0203': 1\n" in state  # a per-key value keyed by sectors, by number
+    again = folder.load_game()
+    assert again.all_players[0].marks == {"0203": 1}  # type: ignore[attr-defined]
 
 
 def test_the_state_writes_drawn_fields_as_rows_and_others_sparse_and_reads_back(spec: RulesetSpec) -> None:
