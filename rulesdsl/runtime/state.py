@@ -220,9 +220,12 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
             g.params[name] = decode(g, value, ps.type, f"$.parameters.{name}")
 
         faults.check(set_param)
-    faults.raise_any()  # the grid's size may depend on a parameter
-    faults.check(lambda: gridstate.build(g))
-    faults.raise_any()
+    if spec.grid is not None:
+        # The grid's size may come from a parameter, and every later value may name a sector: a fault so far
+        # (or in the size) stops the read here. Without a grid, faults are gathered on as before.
+        faults.raise_any()
+        faults.check(lambda: gridstate.build(g))
+        faults.raise_any()
     for tspec in spec.things:
         for obj, (_, values) in zip(g.all[tspec.name], tspec.instances, strict=True):
             _init_fields(g, obj, tspec.fields)

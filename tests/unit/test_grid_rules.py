@@ -21,7 +21,8 @@ from rulesdsl.runtime import sectors as rs
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.spec import RulesetSpec
 from rulesdsl.runtime.state import StateError, dump, load, new_game
-from tests.unit.rulestools import show
+from tests.unit.rulestools import BASE, BASE_TEMPLATE, show
+from tests.unit.rulestools import load_text as load_text_rules
 
 DATA = Path(__file__).resolve().parent / "data" / "grid"
 TERRAIN = "~~~~~~\n~..^.~\n~.^^.~\n~....~\n~~~~~~\n"
@@ -236,3 +237,11 @@ def test_a_thing_s_data_names_a_sector_by_its_number_in_quotes(tmp_path: Path) -
     wrong = check_path(folder / "tiny.rules")
     assert [d.code for d in wrong.diagnostics] == ["E0206"]
     assert 'written in quotes as its number: `numbered "CCRR"` writes one like "0000"' in wrong.diagnostics[0].message
+
+
+def test_a_ruleset_without_a_grid_still_gathers_a_parameter_s_fault_with_the_others(tmp_path: Path) -> None:
+    text = BASE + 'param bonus: int = 1\nphase q { news "{bonus}" }\n'
+    loaded = load_text_rules(tmp_path, text, BASE_TEMPLATE, "t", tmp_path / "cache")
+    with pytest.raises(StateError) as err:
+        loaded.new_game(parameters={"bonus": "lots"}, Box={"A": {"stones": "many"}})
+    assert [e.path for e in err.value.errors] == ["$.parameters.bonus", "$.Box.A.stones"]
