@@ -93,10 +93,31 @@ def _takes(a: ir.Arg, b: ir.Arg) -> bool:
     return False
 
 
+def _sector_word(env: Env, word: str) -> bool:
+    """Whether a word surely reads as a sector: written as the numbering says, inside a map whose size is
+    written as numbers (a parameter's size is the scenario's to set, so a word is not known to read then)."""
+    grid = env.grid
+    assert grid is not None
+    pattern = grid.pattern
+    if not isinstance(grid.width, int) or not isinstance(grid.height, int) or len(word) != len(pattern):
+        return False
+    col, row = "", ""
+    for ch, p in zip(word, pattern, strict=True):
+        if p in "CR":
+            if ch not in "0123456789":
+                return False
+            col, row = (col + ch, row) if p == "C" else (col, row + ch)
+        elif ch != p:
+            return False
+    return int(col) < grid.width and int(row) < grid.height
+
+
 def _reads(env: Env, ty: T.Ty, arg: ir.Arg | None, word: str) -> bool:
     """Whether a word the player writes reads as a value of type `ty` (within `arg`'s range, if any)."""
     if ty == T.TEXT:
         return True
+    if isinstance(ty, T.ThingT) and env.grid is not None and ty.name == env.grid.decl.name:
+        return _sector_word(env, word)
     if isinstance(ty, T.ThingT):
         info = env.things.get(ty.name)
         return info is not None and word.upper() in {k.upper() for k in info.keys}

@@ -245,3 +245,17 @@ def test_a_ruleset_without_a_grid_still_gathers_a_parameter_s_fault_with_the_oth
     with pytest.raises(StateError) as err:
         loaded.new_game(parameters={"bonus": "lots"}, Box={"A": {"stones": "many"}})
     assert [e.path for e in err.value.errors] == ["$.parameters.bonus", "$.Box.A.stones"]
+
+
+def test_an_order_whose_literal_sector_an_earlier_order_reads_is_shadowed(tmp_path: Path) -> None:
+    text = (DATA / "tiny.rules").read_text(encoding="utf-8").replace("  size map_width by 5", "  size 6 by 5")
+    text += 'order home "S 0101" {\n  effect { me.steps = 0 }\n}\nphase homing: run home\n'
+    folder = tmp_path / "t"
+    folder.mkdir()
+    shutil.copy(DATA / "tiny.report.j2", folder / "tiny.report.j2")
+    (folder / "tiny.rules").write_text(text, encoding="utf-8")
+    checked = check_path(folder / "tiny.rules")
+    assert [d.code for d in checked.diagnostics if d.severity == "error"] == ["E0421"]
+    (folder / "tiny.rules").write_text(text.replace('"S 0101"', '"S 0901"'), encoding="utf-8")  # off the map
+    checked = check_path(folder / "tiny.rules")
+    assert [d.code for d in checked.diagnostics if d.severity == "error"] == [], show(checked.diagnostics)
