@@ -27,7 +27,7 @@ class Rows(str):
     __slots__ = ()
 
 
-def _size(g: Any, spec: GridSpec, value: int | str) -> int:
+def _size(g: Any, value: int | str) -> int:
     return value if isinstance(value, int) else int(g.params[value])
 
 
@@ -37,8 +37,8 @@ def build(g: Any) -> None:
     spec: GridSpec | None = g.spec.grid
     if spec is None:
         return
-    width = _size(g, spec, spec.width)
-    height = _size(g, spec, spec.height)
+    width = _size(g, spec.width)
+    height = _size(g, spec.height)
     for value, n, digit, what in ((spec.width, width, "C", "columns"), (spec.height, height, "R", "rows")):
         path = f"$.parameters.{value}" if isinstance(value, str) else f"$.{spec.name}"
         if n < 1:
@@ -53,7 +53,7 @@ def build(g: Any) -> None:
     cls = spec.cls
     sectors = [cls(key, i) for i, key in enumerate(_names(spec.pattern, width, height))]
     g.sectors = sectors
-    g.all[spec.name] = sectors
+    g.all[spec.name] = list(sectors)  # a list of its own: `sectors[i]` must stay sector i whatever else happens
     index = {s._key: s for s in sectors}
     g.index[spec.name] = index
     g.lookup[spec.name] = index  # numbers have no case: the same dict serves both

@@ -259,3 +259,12 @@ def test_an_order_whose_literal_sector_an_earlier_order_reads_is_shadowed(tmp_pa
     (folder / "tiny.rules").write_text(text.replace('"S 0101"', '"S 0901"'), encoding="utf-8")  # off the map
     checked = check_path(folder / "tiny.rules")
     assert [d.code for d in checked.diagnostics if d.severity == "error"] == [], show(checked.diagnostics)
+
+
+@pytest.mark.parametrize(("pattern", "width", "height"), [("CCRR", 6, 5), ("R-CC", 12, 3), ("XCCCRRY", 320, 99)])
+def test_sector_names_are_built_as_the_library_writes_them(pattern: str, width: int, height: int) -> None:
+    from rulesdsl.runtime.grid import Grid, SectorNames
+    from rulesdsl.runtime.gridstate import _names
+
+    names = SectorNames(Grid(width, height), pattern)
+    assert _names(pattern, width, height) == [names.name(s) for s in range(width * height)]
