@@ -15,9 +15,9 @@ checked too, to show that nothing grows with the map. Timed (CPU time of this pr
   as GameFolder.load_game does) and state.load: the game back, every sector built again.
 
 Figures on this machine (2 cores, Python 3.11, --runs 3), at the commit adding this script:
-  check 6 x 5 0.016 s, 320 x 99 0.012 s; module 6 x 5 12,046 chars, 320 x 99 12,060 chars (the two sizes' digits);
-  100 players, 3,000 owned sectors: new 0.078 s; save 0.019 s (dump 0.005 s, YAML 0.014 s; 3,934 lines, 93 kB);
-    load 0.132 s (YAML 0.018 s, schema 0.004 s, state.load 0.110 s);
+  check 6 x 5 0.013 s, 320 x 99 0.012 s; module 6 x 5 12,463 chars, 320 x 99 12,477 chars (the two sizes' digits);
+  100 players, 3,000 owned sectors: new 0.086 s; save 0.019 s (dump 0.005 s, YAML 0.015 s; 4,034 lines, 94 kB);
+    load 0.117 s (YAML 0.020 s, schema 0.004 s, state.load 0.093 s);
   100 players, 20,000 owned sectors: new 0.124 s; save 0.114 s (20,934 lines, 374 kB); load 0.314 s.
 Building the 31,680 sectors is most of state.load: a third of it grid.Grid's neighbour tables, the rest one
 Thing per sector and one pass per field.
