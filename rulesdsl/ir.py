@@ -454,6 +454,7 @@ class Arg(Node):
     ty: Ty
     low: Expr | None
     high: Expr | None
+    digits: bool = False  # `digits A..B`: a run of digits, a list of int, each from low to high
 
 
 @dataclass(frozen=True)
@@ -477,6 +478,10 @@ class Order(Node):
     line: int
     counts_as: tuple[str, ...] = ()
     ends_turn: Expr | None = None  # the condition of `ends turn when`; Const(True) for a bare `ends turn`
+    once_as: tuple[str, ...] = ()  # beside once_per: the set shared by `once ... as NAME`, "" for the kind's own
+    standing: bool = False
+    standing_per: str | None = None  # the argument a standing order is kept by; None: one per player
+    until: Expr | None = None  # which orders of the kind cancel the standing one
 
 
 @dataclass(frozen=True)
@@ -486,6 +491,7 @@ class Phase(Node):
     body: tuple[Stmt, ...]
     line: int
     before_orders: bool = False
+    at_start: bool = False
 
 
 @dataclass(frozen=True)

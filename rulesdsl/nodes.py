@@ -418,6 +418,17 @@ class ArgDecl:
     type: TypeRef | None  # None: an int range
     low: Expr | None = None
     high: Expr | None = None
+    digits: bool = False  # `digits A..B`: a run of digits, each one number from A to B, as a list of int
+
+
+@dataclass(frozen=True)
+class Standing:
+    """`standing [per ARG] [until COND]`: the order, once taken, runs again every turn until replaced or
+    cancelled; `per` keys it (one standing order of the kind per value), `until` says which orders cancel."""
+
+    span: Span
+    per: tuple[str, Span] | None
+    until: Expr | None
 
 
 @dataclass(frozen=True)
@@ -448,6 +459,9 @@ class OrderDecl(Decl):
     effect: tuple[Stmt, ...] | None = None
     counts_as: tuple[tuple[str, Span], ...] = ()
     ends_turn: EndsTurn | None = None
+    # Beside once_per, one for each: the set `once per turn per ARG as NAME` shares, or None for the kind's own.
+    once_as: tuple[tuple[str, Span] | None, ...] = ()
+    standing: Standing | None = None
 
 
 @dataclass(frozen=True)
@@ -455,6 +469,7 @@ class PhaseDecl(Decl):
     when: Expr | None
     body: tuple[Stmt, ...]
     before_orders: bool = False
+    at_start: bool = False  # `phase NAME at start`: once, when `rulesdsl new` makes the game
 
 
 @dataclass(frozen=True)

@@ -392,7 +392,8 @@ class _Builder(Transformer[Any, Any]):
         args = tuple(i for i in items if isinstance(i, n.ArgDecl))
         valids = tuple(i[1] for i in items if isinstance(i, tuple) and i[0] == "valid")
         requires = tuple(i[1] for i in items if isinstance(i, tuple) and i[0] == "require")
-        once = tuple(i[1] for i in items if isinstance(i, tuple) and i[0] == "once")
+        onces = [i[1] for i in items if isinstance(i, tuple) and i[0] == "once"]
+        standings = [i[1] for i in items if isinstance(i, tuple) and i[0] == "standing"]
         costs = [i[1] for i in items if isinstance(i, tuple) and i[0] == "cost"]
         effects = [i[1] for i in items if isinstance(i, tuple) and i[0] == "effect"]
         counts = tuple(i[1] for i in items if isinstance(i, tuple) and i[0] == "counts")
@@ -406,9 +407,13 @@ class _Builder(Transformer[Any, Any]):
         for extra in ends[1:]:
             self.errors.append(Diagnostic(extra.span, "E0106", "an order has at most one `ends turn`",
                                           help="join the conditions with `or` in one `ends turn when ...`"))
+        for extra in standings[1:]:
+            self.errors.append(Diagnostic(extra.span, "E0106", "an order has at most one `standing` line",
+                                          help="join the conditions with `or` in one `standing ... until ...`"))
         return n.OrderDecl(self.span(meta), str(name), kind, _unquote(str(pattern)), self.tspan(pattern),
-                           args, valids, requires, once, costs[0] if costs else None,
+                           args, valids, requires, tuple(o[0] for o in onces), costs[0] if costs else None,
                            effects[0] if effects else None, counts, ends[0] if ends else None,
+                           tuple(o[1] for o in onces), standings[0] if standings else None,
                            name_span=self.tspan(name))
 
     @v_args(meta=True, inline=True)
@@ -430,7 +435,7 @@ class _Builder(Transformer[Any, Any]):
     @v_args(meta=True, inline=True)
     def order_arg(self, meta: Any, name: Token, ty: Any) -> n.ArgDecl:
         if isinstance(ty, n.ArgDecl):
-            return n.ArgDecl(self.span(meta), str(name), ty.type, ty.low, ty.high)
+            return n.ArgDecl(self.span(meta), str(name), ty.type, ty.low, ty.high, ty.digits)
         return n.ArgDecl(self.span(meta), str(name), ty)
 
     @v_args(meta=True, inline=True)
@@ -450,6 +455,10 @@ class _Builder(Transformer[Any, Any]):
         return n.ArgDecl(self.span(meta), "", ty, lo, hi)
 
     @v_args(meta=True, inline=True)
+    def digits_arg(self, meta: Any, lo: n.Expr, hi: n.Expr) -> n.ArgDecl:
+        return n.ArgDecl(self.span(meta), "", None, lo, hi, digits=True)
+
+    @v_args(meta=True, inline=True)
     def order_valid(self, meta: Any, cond: n.Expr, msg: Token) -> tuple[str, n.Condition]:
         return ("valid", n.Condition(self.span(meta), cond, self.text(msg)))
 
@@ -458,8 +467,13 @@ class _Builder(Transformer[Any, Any]):
         return ("require", n.Condition(self.span(meta), cond, self.text(msg)))
 
     @v_args(inline=True)
-    def order_once(self, name: Token) -> tuple[str, tuple[str, Span]]:
-        return ("once", (str(name), self.tspan(name)))
+    def order_once(self, name: Token, shared: Token | None = None
+                   ) -> tuple[str, tuple[tuple[str, Span], tuple[str, Span] | None]]:
+        return ("once", ((str(name), self.tspan(name)), (str(shared), self.tspan(shared)) if shared else None))
+
+    @v_args(meta=True, inline=True)
+    def order_standing(self, meta: Any, per: Token | None, until: n.Expr | None) -> tuple[str, n.Standing]:
+        return ("standing", n.Standing(self.span(meta), (str(per), self.tspan(per)) if per else None, until))
 
     @v_args(inline=True)
     def order_counts(self, name: Token) -> tuple[str, tuple[str, Span]]:
@@ -483,12 +497,15 @@ class _Builder(Transformer[Any, Any]):
         return n.PhaseDecl(self.span(meta), str(name), when, (n.Run(self.tspan(order), str(order)),))
 
     @v_args(meta=True, inline=True)
-    def phase_decl(self, meta: Any, name: Token, before: Any, when: n.Expr | None,
+    def phase_decl(self, meta: Any, name: Token, time: str | None, when: n.Expr | None,
                    body: tuple[n.Stmt, ...]) -> n.PhaseDecl:
-        return n.PhaseDecl(self.span(meta), str(name), when, body, before is not None)
+        return n.PhaseDecl(self.span(meta), str(name), when, body, time == "before", time == "start")
 
-    def before_orders(self, _: list[Any]) -> bool:
-        return True
+    def before_orders(self, _: list[Any]) -> str:
+        return "before"
+
+    def at_start(self, _: list[Any]) -> str:
+        return "start"
 
     @v_args(meta=True, inline=True)
     def report_decl(self, meta: Any, *items: Any) -> n.ReportDecl:
@@ -1028,6 +1045,10 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
         # After `for each x in SOURCE` any source could still become `A..B`; a loop over a list is the
         # common case, and it misses its `{`, `where` or `by`, not a `..`.
         accepts -= {name for name in accepts if _literals({name}) == {".."}}
+    if {"before", "at", "when"} <= _literals(accepts):
+        # Right after `phase NAME`: `at start` is the rarest way on, said in the docs; the hint names the ones
+        # a phase of the turn is written with, as it did before start phases existed.
+        accepts -= {name for name in accepts if _literals({name}) == {"at"}}
     message = f"unexpected {what}"
     hint: str | None = f"expected {_describe(accepts)}"
     prev = before[-1] if before else None

@@ -173,7 +173,31 @@ def _decimal_arg(env: Env, a: n.ArgDecl, span: Span) -> None:
                     "by 100 in the effect")
 
 
+def _digits_arg(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:
+    """`digits A..B`: each character one number, so the bounds are single digits."""
+    scope, ctx = Scope(), Context("static", allow_chance=False)
+    bounds: list[ir.Expr] = []
+    for node in (a.low, a.high):
+        assert node is not None
+        e = checker.expr(node, scope, ctx)
+        checker.expect(e, T.INT, node.span, "a bound")
+        value = literal_number(e)
+        if value is not None and not 0 <= value <= 9:
+            env.diags.error(node.span, "E0423", f"`digits` reads each digit as one number, so a bound is a single "
+                            f"digit from 0 to 9, not {value}",
+                            help=f"for numbers above 9, take a whole number, like `{a.name}: 0..{value}`, or a "
+                                 f"list of them: `{a.name}: list of int`")
+        bounds.append(e)
+    low, high = literal_number(bounds[0]), literal_number(bounds[1])
+    if low is not None and high is not None and 0 <= high < low <= 9:
+        env.diags.error(a.span, "E0420", f"`{a.name}` can never be given: no digit is at least {low} and at most "
+                        f"{high}", help=f"write the smaller bound first: `{a.name}: digits {high}..{low}`")
+    return ir.Arg(a.name, T.ListT(T.INT), bounds[0], bounds[1], digits=True, span=a.span)
+
+
 def _arg_type(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:
+    if a.digits:
+        return _digits_arg(env, checker, a)
     scope, ctx = Scope(), Context("static", allow_chance=False)
     if a.type is not None and a.low is None:
         ty = env.resolve_type(a.type)
@@ -213,7 +237,7 @@ def signatures(c: Checking) -> None:
     for name, d in env.orders.items():
         types: dict[str, T.Ty] = {}
         for a in d.args:
-            types[a.name] = env.resolve_type(a.type) if a.type is not None else T.INT
+            types[a.name] = T.ListT(T.INT) if a.digits else env.resolve_type(a.type) if a.type is not None else T.INT
         env.order_args[name] = types
 
 
@@ -261,7 +285,7 @@ def orders(c: Checking) -> None:
                                 span=v.span) for v in d.valids)
         requires = tuple(ir.Check(checker.cond(r.cond, scope, ctx), checker.text(r.message, scope, ctx),
                                   r.span.line, span=r.span) for r in d.requires)
-        once = []
+        once, once_as = [], []
         if d.kind == "personal" and d.once_per:
             env.diags.error(d.once_per[0][1], "E0410", "a personal order has no limits: it does not count")
         if d.kind == "personal" and d.counts_as:
@@ -293,6 +317,26 @@ def orders(c: Checking) -> None:
                                     "`once per turn` alone to allow the order once a turn" if arg_names else
                                     "write `once per turn` alone to allow the order once a turn"))
             once.append(oname)
+        for shared in d.once_as or ((None,) * len(d.once_per)):
+            once_as.append(shared[0] if shared is not None else "")
+        standing_per, until = None, None
+        if d.standing is not None:
+            if d.kind != "game":
+                env.diags.error(d.standing.span, "E0425", "a personal order cannot be standing: it is carried out "
+                                "once, as it is read", help="make it a game order (drop `personal`) and run it in "
+                                "a phase; a standing order runs there again every turn")
+            if d.standing.per is not None:
+                pname, pspan = d.standing.per
+                if pname not in arg_names:
+                    env.diags.error(pspan, "E0426", f"`standing per {pname}`: `{pname}` is not an argument",
+                                    help=suggest(pname, arg_names) or (
+                                        f"write one of its arguments ({', '.join(f'`{a}`' for a in arg_names)}), "
+                                        "or `standing` alone for one standing order of the kind per player"
+                                        if arg_names else "write `standing` alone: one standing order of the kind "
+                                        "per player"))
+                standing_per = pname
+            if d.standing.until is not None:
+                until = checker.cond(d.standing.until, scope, ctx)
         cost = None
         if d.cost is not None:
             cost = checker.expr(d.cost, scope, ctx)
@@ -314,8 +358,41 @@ def orders(c: Checking) -> None:
                 effect = checker.stmts(d.effect, scope, ectx)
             _fail_after_change(env, effect, False)
         out.append(ir.Order(name, d.kind, d.pattern, tuple(args), valids, requires, tuple(once), cost, effect,
-                            d.span.line, tuple(counts), ends, span=d.span))
+                            d.span.line, tuple(counts), ends, tuple(once_as) if any(once_as) else (),
+                            d.standing is not None and d.kind == "game", standing_per, until, span=d.span))
     c.program.orders = out
+
+
+def once_sets(c: Checking) -> None:
+    """`once per turn per ARG as NAME`: the orders sharing a set name one thing by their ARGs, so those have
+    one type (E0424); a set only one order names shares nothing (W0208), most likely a name misspelt."""
+    env = c.env
+    members: dict[str, list[tuple[ir.Order, str, Span]]] = {}
+    for o in c.program.orders:
+        d = env.orders.get(o.name)
+        if d is None or o.kind != "game":
+            continue
+        for (arg, _), shared in zip(d.once_per, d.once_as, strict=False):
+            if shared is not None:
+                members.setdefault(shared[0], []).append((o, arg, shared[1]))
+    for sname, held in members.items():
+        first, first_arg, _ = held[0]
+        first_ty = env.order_args.get(first.name, {}).get(first_arg)
+        for o, arg, span in held[1:]:
+            ty = env.order_args.get(o.name, {}).get(arg)
+            if first_ty is None or ty is None or ty == first_ty or T.ANY in (ty, first_ty):
+                continue
+            env.diags.error(span, "E0424", f"the orders that are `once per turn ... as {sname}` must name the same "
+                            f"kind of value: `{arg}` here is {ty.show()}, but `{first_arg}` of order `{first.name}` "
+                            f"(line {first.line}) is {first_ty.show()}",
+                            help=f"give `{sname}` only to orders whose argument names the same thing, or name "
+                                 "another set")
+        if len({o.name for o, _, _ in held}) == 1:
+            others = sorted(set(members) - {sname})
+            env.diags.warning(held[0][2], "W0208", f"only order `{first.name}` is `once per turn ... as {sname}`, "
+                              "so the set limits nothing that `once per turn` alone would not",
+                              help=suggest(sname, others) or f"add `as {sname}` to the `once` line of each order "
+                              "that shares the limit, or leave `as` out")
 
 
 def unused_groups(c: Checking) -> None:
@@ -353,6 +430,9 @@ def phases(c: Checking) -> None:
             if d.before_orders:
                 env.diags.error(stmt.span, "E0417", "a phase `before orders` runs before any order is read",
                                 help="run orders in a phase of the sequence proper")
+            if d.at_start:
+                env.diags.error(stmt.span, "E0427", "a phase `at start` runs once, when the game is made, "
+                                "before any order exists", help="run orders in a phase of the turn")
             if in_loop:
                 env.diags.error(stmt.span, "E0417", f"`run {stmt.order}` inside `for each` would carry out the "
                                 "same orders again and again", help="run the orders once, then go through "
@@ -361,7 +441,16 @@ def phases(c: Checking) -> None:
                 env.diags.error(stmt.span, "E0413", f"order `{stmt.order}` is already run at {runs[stmt.order]}",
                                 help="an order runs in one phase")
             runs[stmt.order] = stmt.span
-        out.append(ir.Phase(d.name, when, body, d.span.line, d.before_orders, span=d.span))
+        if d.at_start:
+            # Nothing written now reaches a player: the starting reports carry no news and no messages.
+            for stmt in ir.walk(body):
+                if isinstance(stmt, (ir.News, ir.Tell)):
+                    assert stmt.span is not None
+                    word = "news" if isinstance(stmt, ir.News) else "tell"
+                    env.diags.error(stmt.span, "E0427", f"`{word}` in a phase `at start`: the game is being "
+                                    "made, and its starting reports carry no news or messages",
+                                    help="say it in the first turn's news, or show it in the report's own fields")
+        out.append(ir.Phase(d.name, when, body, d.span.line, d.before_orders, d.at_start, span=d.span))
     env.runs = runs
     c.program.phases = out
 

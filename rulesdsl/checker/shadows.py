@@ -58,7 +58,7 @@ class _Arguments:
 
     def one_word(self, b: str) -> bool:
         other = self.b.get(b)
-        return other is not None and _one_word(other.ty)
+        return other is not None and (other.digits or _one_word(other.ty))
 
 
 def _one_word(ty: T.Ty) -> bool:
@@ -78,6 +78,15 @@ def _takes(a: ir.Arg, b: ir.Arg) -> bool:
     """Whether argument `a` reads every value that argument `b` reads."""
     if a.ty == T.TEXT:
         return True
+    if a.digits or b.digits:
+        # A run of digits takes another within its bounds. A number or a list of numbers is left out: a
+        # run of digits may be too long to read as one number, so neither takes every run.
+        if not a.digits:
+            return False
+        known_a, lo_a, hi_a = _bounds(a)
+        known_b, lo_b, hi_b = _bounds(b)
+        return b.digits and known_a and known_b and lo_a is not None and lo_b is not None \
+            and hi_a is not None and hi_b is not None and lo_a <= lo_b and hi_b <= hi_a
     if isinstance(a.ty, T.ThingT):
         return b.ty == a.ty
     if isinstance(a.ty, T.ListT):
@@ -118,6 +127,10 @@ def _reads(env: Env, ty: T.Ty, arg: ir.Arg | None, word: str) -> bool:
         return True
     if isinstance(ty, T.ThingT) and env.grid is not None and ty.name == env.grid.decl.name:
         return _sector_word(env, word)
+    if arg is not None and arg.digits:
+        known, lo, hi = _bounds(arg)
+        return known and lo is not None and hi is not None and word.isascii() and word.isdigit() \
+            and all(lo <= int(ch) <= hi for ch in word)
     if isinstance(ty, T.ThingT):
         info = env.things.get(ty.name)
         return info is not None and word.upper() in {k.upper() for k in info.keys}

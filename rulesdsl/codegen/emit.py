@@ -794,6 +794,8 @@ class Emitter:
                     self.stmts(o.effect)
             if o.ends_turn is not None:
                 self._order_value(o, "ends_turn", o.ends_turn)
+            if o.until is not None:
+                self._order_value(o, "until", o.until)
         for grp in self.p.policy.groups:
             w.section(grp.line, rule=f"order group {grp.name}")
             w.line(f"def {names.group(grp.name)}(g, me):")
@@ -937,8 +939,9 @@ class Emitter:
                 with w.indent():
                     for ph in p.phases:
                         when = names.phase_when(ph.name) if ph.when is not None else "None"
+                        start = ", at_start=True" if ph.at_start else ""
                         w.line(f"PhaseSpec(name={ph.name!r}, run={names.phase(ph.name)}, when={when}, line={ph.line}, "
-                               f"before_orders={ph.before_orders!r}),")
+                               f"before_orders={ph.before_orders!r}{start}),")
                 w.line("),")
                 w.line("victories=(")
                 with w.indent():
@@ -999,7 +1002,8 @@ class Emitter:
         for a in o.args:
             lo = f"lambda g: {self.ex(a.low)}" if a.low is not None else "None"
             hi = f"lambda g: {self.ex(a.high)}" if a.high is not None else "None"
-            args.append(f"ArgSpec(name={a.name!r}, type={type_desc(a.ty)!r}, low={lo}, high={hi})")
+            ty = ("digits",) if a.digits else type_desc(a.ty)
+            args.append(f"ArgSpec(name={a.name!r}, type={ty!r}, low={lo}, high={hi})")
         bounds = [b.line for a in o.args for b in (a.low, a.high) if b is not None]
         w.line(f"OrderSpec(name={o.name!r}, kind={o.kind!r}, pattern={o.pattern!r}, "
                f"args=({', '.join(args)}{',' if len(args) == 1 else ''}),", bounds[0] if bounds else None)
@@ -1007,6 +1011,11 @@ class Emitter:
             extra = ""
             if o.counts_as or o.ends_turn is not None:
                 extra = f", counts_as={o.counts_as!r}, ends_turn={fn('ends_turn', o.ends_turn is not None)}"
+            # Only orders that use them name these, so the modules of rulesets without them read as before.
+            if o.once_as:
+                extra += f", once_as={o.once_as!r}"
+            if o.standing:
+                extra += f", standing=True, standing_per={o.standing_per!r}, until={fn('until', o.until is not None)}"
             w.line(f"valid={fn('valid', bool(o.valids))}, require={fn('require', bool(o.requires))}, "
                    f"cost={fn('cost', o.cost is not None)}, effect={fn('effect', bool(o.effect))}, "
                    f"once_per={o.once_per!r}, line={o.line}{extra}),")

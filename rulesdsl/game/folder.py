@@ -296,7 +296,7 @@ class GameFolder:
                         raise GameError(f"{src}: cannot read: {e.strerror or e}") from None
                     staging.write(f"rules/{src.name}", content)
                 staging.write("game.yaml", yaml_bytes({"rules": f"rules/{rules.name}"}))
-                spec, _ = cls(staging.path).load_spec()
+                spec, module_file = cls(staging.path).load_spec()
                 world = {k: v for k, v in data.items() if k in spec.state_schema["properties"]}
                 unknown = [k for k in data if k not in spec.state_schema["properties"] and k not in _SCENARIO_ONLY]
                 faults = [f"{where}: $.{k}: \"{spec.title}\" has no such section" for k in unknown]
@@ -307,9 +307,11 @@ class GameFolder:
                 if faults:
                     raise GameError("\n".join(faults))
                 try:
-                    game = new_game(spec, data)
+                    game = new_game(spec, data, module_file)
                 except StateError as e:
                     raise GameError("\n".join(f"{where}: {x}" for x in e.errors)) from None
+                except RulesError as e:  # a phase `at start` that fails
+                    raise GameError(f"the game was not made: {e}") from None
                 start = turn_name(game.turn)
                 staging.mkdir("turns")
                 staging.mkdir(f"turns/{start}")

@@ -104,6 +104,7 @@ class OrderRec:
     args: dict[str, Any] = field(default_factory=dict)
     status: str = "pending"
     reason: str | None = None
+    repeat: bool = False  # a standing order run again in a later turn: outside the turn's limits and budget
 
 
 # ---------------------------------------------------------------- per-key values

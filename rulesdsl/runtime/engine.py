@@ -53,6 +53,20 @@ class PlayerTurn:
     new_count: int = 0
     submitted: bool = False
     was_active: bool = True
+    # Standing orders: those kept from earlier turns that still read and are valid, and the orders of standing
+    # kinds taken this turn, each with its key and whether it cancels (its `until` held).
+    standing: list[Standing] = field(default_factory=list)
+    given: list[tuple[OrderRec, Any, bool]] = field(default_factory=list)
+
+
+@dataclass
+class Standing:
+    """A standing order kept from an earlier turn, read again this turn."""
+
+    kind: str
+    text: str
+    key: Any  # the identity of its `standing per` argument's value; None: one per player
+    rec: OrderRec
 
 
 class Game:
@@ -80,6 +94,10 @@ class Game:
         self.sector_names: SectorNames | None = None
         self.sectors: list[Thing] = []
         self.on_file: dict[str, list[str]] = {}
+        # Each player's standing orders, in the order first given: (order kind, text as written). Kept as text,
+        # like orders on file, and read again every turn by their own kind's syntax.
+        self.standing: dict[str, list[tuple[str, str]]] = {}
+        self._has_standing = any(o.standing for o in spec.orders)
         self.streaks: dict[str, dict[str, int]] = {v.name: {} for v in spec.victories}
         self.game_over = False
         self.winners: list[str] = []
@@ -195,9 +213,25 @@ class Game:
         except Exception as exc:
             raise self.locate(exc) from exc
 
+    def run_start_phases(self) -> None:
+        """The phases `at start`, in the order written: once, as the game is made, after the scenario's values
+        are in. Their chance is drawn from the game's seed and starting turn, like a turn's."""
+        self._rngs = {}
+        try:
+            for phase in self.spec.phases:
+                if phase.at_start:
+                    with self.doing(f"phase {phase.name}"):
+                        if phase.when is None or phase.when(self):
+                            phase.run(self)
+        except RulesError:
+            raise
+        except Exception as exc:
+            raise self.locate(exc) from exc
+        self._rngs, self._news, self.turns = {}, [], {}
+
     def _phases(self, before_orders: bool) -> None:
         for phase in self.spec.phases:
-            if phase.before_orders != before_orders:
+            if phase.before_orders != before_orders or phase.at_start:
                 continue
             with self.doing(f"phase {phase.name}"):
                 if phase.when is None or phase.when(self):
@@ -324,7 +358,7 @@ class Game:
         if personal:
             return  # free, and outside the turn's orders: no budget, and not among `orders(kind)`
         budget = self.budget_attr
-        if budget:
+        if budget and not rec.repeat:
             setattr(me, budget, getattr(me, budget) - 1)
         self.orders_done[rec.kind].append(rec)
 
@@ -360,12 +394,15 @@ class Game:
                 if rec is not None or not self._is_stop(text):
                     turn.refused.append(Refusal(line, text, "you have left the game"))
             self.on_file[p._key] = []
+            self.standing.pop(p._key, None)
             return []
+        if self._has_standing and self.standing.get(p._key):
+            turn.standing = self._standing_of(p, turn)
         cap = pol.limit if pol.limit is not None else len(queue)
         if self.budget_attr:
             cap = min(cap, max(0, getattr(p, self.budget_attr)))
         taken: list[OrderRec] = []
-        once: set[tuple[Any, ...]] = set()
+        once: dict[tuple[Any, ...], OrderRec] = {}
         counted: dict[str, int] = {}
         ended: str | None = None  # the refusal of every order after one that ended the turn
         i = 0
@@ -391,35 +428,65 @@ class Game:
                     continue
                 rec = parsed.rec
             spec = self.orders[rec.kind]
+            if from_file:
+                rec.line = 0
             with self.doing(f'order "{rec.text}" of {p.name}'):
                 reason = self._refuses(spec, rec, once, counted)
                 ends = reason is None and spec.ends_turn is not None and spec.ends_turn(self, p, rec)
+                if reason is None and spec.standing:
+                    cancels = spec.until is not None and _ask_true(spec.until, self, p, rec)
+                    turn.given.append((rec, _standing_key(spec, rec), cancels))
             if reason is not None:
                 turn.refused.append(Refusal(line, text, reason))
                 continue
             # Only an order taken uses up its once and its place in a group: a refused one counts for nothing.
-            once.update(_once_keys(spec, rec))
+            for key, _ in _once_keys(spec, rec):
+                once[key] = rec
             for name in spec.counts_as:
                 counted[name] = counted.get(name, 0) + 1
-            if from_file:
-                rec.line = 0
             taken.append(rec)
             if ends:
                 ended = f'your {self.spec.turn_unit} ended with line {rec.line}: "{rec.text}"'
         self.on_file[p._key] = [q[0] for q in queue[i:]]
+        if turn.standing:
+            # A standing order given anew this turn (replaced or cancelled) does not also run as it stood.
+            given = {(r.kind, key) for r, key, _ in turn.given}
+            taken = [e.rec for e in turn.standing if (e.kind, e.key) not in given] + taken
         turn.used.extend(taken)
         return taken
 
-    def _refuses(self, spec: OrderSpec, rec: OrderRec, once: set[tuple[Any, ...]],
+    def _standing_of(self, p: PlayerBase, turn: PlayerTurn) -> list[Standing]:
+        """The player's standing orders that still read as written and are still `valid`, each to run again
+        this turn; one that is not ends, and is listed among the orders not accepted with the reason."""
+        out = []
+        for kind, text in self.standing.get(p._key, ()):
+            parsed = self.reader.read_as(self, p, kind, text)
+            rec, reason = parsed.rec, parsed.reason
+            if rec is not None:
+                with self.doing(f'order "{rec.text}" of {p.name}'):
+                    reason = _ask(self.orders[kind].valid, self, p, rec)
+            if rec is None or reason is not None:
+                turn.refused.append(Refusal(0, text, f"{reason}: the standing order ends"))
+                continue
+            rec.repeat = True
+            out.append(Standing(kind, text, _standing_key(self.orders[kind], rec), rec))
+        return out
+
+    def _refuses(self, spec: OrderSpec, rec: OrderRec, once: dict[tuple[Any, ...], OrderRec],
                  counted: dict[str, int]) -> str | None:
         """Why an order cannot be among the player's this turn: its `valid`, its once-per rule against the
         orders `once` already taken, or a group full by `counted`; None when it can."""
         reason = _ask(spec.valid, self, rec.player, rec)
         if reason is not None:
             return reason
-        for key in _once_keys(spec, rec):
-            if key in once:
-                return f"this order may be given once per {self.spec.turn_unit} for the same {key[1]}"
+        for key, arg in _once_keys(spec, rec):
+            first = once.get(key)
+            if first is None:
+                continue
+            if key[0]:  # the kind's own once
+                return f"this order may be given once per {self.spec.turn_unit} for the same {arg}"
+            return (f"there is already an order for {arg} {_shown_value(rec.args[arg])} this "
+                    f'{self.spec.turn_unit}: line {first.line} "{first.text}"')
         for name in spec.counts_as:
             group = self.groups[name]
             if counted.get(name, 0) >= group.limit:
@@ -434,12 +501,42 @@ class Game:
         # Orders whose phase did not happen this turn go back on file, in front.
         for p in self.all_players:
             turn = self.turns[p._key]
-            pending = [r for r in turn.used if r.status == "pending"]
+            # A standing order run again whose phase did not run this turn stays as it stands: not on file.
+            pending = [r for r in turn.used if r.status == "pending" and not r.repeat]
             if pending:
                 self.on_file[p._key] = [r.text for r in pending] + self.on_file.get(p._key, [])
+            if pending or turn.standing:
                 turn.used = [r for r in turn.used if r.status != "pending"]
+            if turn.given or turn.standing:
+                self._keep_standing(p, turn)
             if self.budget_attr and p.active:
                 setattr(p, self.budget_attr, getattr(p, self.budget_attr) + pol.budget_plus)
+
+    def _keep_standing(self, p: PlayerBase, turn: PlayerTurn) -> None:
+        """The player's standing orders after the turn: those that still stood, then each order of a standing
+        kind that ran this turn, in the order taken, replacing the one with its key in its place, cancelling
+        it when its `until` held, or else added at the end. One whose phase did not run (back on file) changes
+        nothing yet."""
+        kept = [(e.kind, e.key, e.text) for e in turn.standing]
+        for rec, key, cancels in turn.given:
+            if rec.status == "pending":
+                continue
+            at = next((i for i, (kind, k, _) in enumerate(kept) if kind == rec.kind and k == key), None)
+            if cancels:
+                if at is not None:
+                    del kept[at]
+            elif at is None:
+                kept.append((rec.kind, key, rec.text))
+            else:
+                kept[at] = (rec.kind, key, rec.text)
+        if kept:
+            self.standing[p._key] = [(kind, text) for kind, _, text in kept]
+        else:
+            self.standing.pop(p._key, None)
+
+    def standing_texts(self, p: PlayerBase) -> list[str]:
+        """The texts of the player's standing orders, in the order first given (the report's `orders.standing`)."""
+        return [text for _, text in self.standing.get(p._key, ())]
 
     def _judge(self) -> None:
         active = self.players()
@@ -486,9 +583,37 @@ def _last_before(pairs: tuple[tuple[int, T], ...], pyline: int, none: T) -> T:
     return found
 
 
-def _once_keys(spec: OrderSpec, rec: OrderRec) -> list[tuple[Any, ...]]:
-    """What an order may be given once per turn for: its kind, and each `once per` argument's value."""
-    return [(rec.kind, arg, _ident(rec.args[arg])) for arg in spec.once_per]
+def _ask_true(check: Callable[[Game, PlayerBase, OrderRec], bool], g: Game, me: PlayerBase, rec: OrderRec) -> bool:
+    """A condition judged as an order is chosen (`until`); a counted loop too long for the game is false."""
+    try:
+        return bool(check(g, me, rec))
+    except TooManyRounds:
+        return False
+
+
+def _once_keys(spec: OrderSpec, rec: OrderRec) -> list[tuple[tuple[Any, ...], str]]:
+    """What an order may be given once per turn for, each with its argument: its kind and each `once per`
+    argument's value, or, for `once ... as NAME`, the set's name (kind "") and the value, which every
+    order of the set shares."""
+    if not spec.once_as:
+        return [((rec.kind, arg, _ident(rec.args[arg])), arg) for arg in spec.once_per]
+    return [(((rec.kind, arg) if not shared else ("", shared)) + (_ident(rec.args[arg]),), arg)
+            for arg, shared in zip(spec.once_per, spec.once_as, strict=True)]
+
+
+def _standing_key(spec: OrderSpec, rec: OrderRec) -> Any:
+    return _ident(rec.args[spec.standing_per]) if spec.standing_per is not None else None
+
+
+def _shown_value(value: Any) -> str:
+    """A value as a refusal names it: a player by name, a thing by key, a list as written."""
+    if isinstance(value, PlayerBase):
+        return value.name
+    if isinstance(value, Thing):
+        return str(value._key)
+    if isinstance(value, list):
+        return "+".join(_shown_value(v) for v in value)
+    return str(value)
 
 
 def _ident(value: Any) -> Any:

@@ -137,6 +137,38 @@ class OrderReader:
         self._tried = {word: [self.patterns[i] for i in sorted({*anywhere, *(orders.index(o) for o in specs)})]
                        for word, specs in self.by_keyword.items()}
 
+    def _read_args(self, g: GameView, spec: OrderSpec, texts: tuple[str, ...], rec: OrderRec) -> str | None:
+        """Reads each argument of a matched line into `rec`; the first argument's reason to refuse, or None."""
+        for a, at in self._places[spec.name]:
+            raw = texts[at].strip(SPACES)
+            if a.type[0] == "digits":
+                value, reason = read_digits(g, a, raw)
+            else:
+                value, reason = read_arg(g, a.type, raw, a.name)
+                if reason is None and (a.low is not None or a.high is not None):
+                    reason = _check_range(g, a, value)
+            if reason is not None:
+                return reason
+            rec.args[a.name] = value
+        return None
+
+    def read_as(self, g: GameView, player: PlayerBase, kind: str, text: str, line: int = 0) -> Parsed:
+        """`text` read by the syntax of order `kind` alone: a standing order's line, read again each turn as
+        the order it was given as, whatever syntax declared before it might now take the line."""
+        spec, pat = next((o, p) for o, p in self.patterns if o.name == kind)
+        stripped = text.strip(SPACES)
+        fit = pat.fast.match(stripped)
+        if fit is not None:
+            texts = fit.groups()
+        else:
+            slow = pat.match_slowly(stripped)
+            if slow is None:
+                return Parsed(spec, None, f'not written as this order is: "{spec.pattern}"')
+            texts = tuple(slow[name] for name in pat.names)
+        rec = OrderRec(spec.name, player, stripped, line)
+        reason = self._read_args(g, spec, texts, rec)
+        return Parsed(spec, rec if reason is None else None, reason)
+
     def is_stop(self, text: str) -> bool:
         return any(spec.kind == "stop" and pat.match(text) is not None for spec, pat in self.patterns)
 
@@ -165,14 +197,7 @@ class OrderReader:
                 unrun = unrun or spec
                 continue
             rec = OrderRec(spec.name, player, stripped, line)
-            reason = None
-            for a, at in self._places[spec.name]:
-                value, reason = read_arg(g, a.type, texts[at].strip(SPACES), a.name)
-                if reason is None and (a.low is not None or a.high is not None):
-                    reason = _check_range(g, a, value)
-                if reason is not None:
-                    break
-                rec.args[a.name] = value
+            reason = self._read_args(g, spec, texts, rec)
             if reason is None:
                 return Parsed(spec, rec, None)
             if best_reason is None:
@@ -229,6 +254,18 @@ def read_sector(g: Any, raw: str) -> tuple[Any, str | None]:
     except ValueError:
         grid = g.grid
         return None, f"there is no sector {raw}: the map is {grid.width} columns by {grid.height} rows"
+
+
+def read_digits(g: GameView, a: Any, raw: str) -> tuple[list[int] | None, str | None]:
+    """`digits A..B`: a run of ASCII digits, each one number from A to B (`0011` is [0, 0, 1, 1])."""
+    lo = a.low(g) if a.low is not None else 0
+    hi = a.high(g) if a.high is not None else 9
+    if raw.isascii() and raw.isdigit():
+        values = [ord(ch) - 48 for ch in raw]
+        if lo <= min(values) and max(values) <= hi:
+            return values, None
+    shown_raw = raw if len(raw) <= SHOWN_LONG else raw[:SHOWN_LONG] + "..."
+    return None, f'{a.name} must be digits from {lo} to {hi}, written together, not "{shown_raw}"'
 
 
 def read_whole(raw: str, name: str) -> tuple[int | None, str | None]:

@@ -82,6 +82,14 @@ class OrderSpec:
     line: int = 0
     counts_as: tuple[str, ...] = ()  # the groups of the policy whose limits it counts against
     ends_turn: Fn | None = None  # ends_turn(g, me, o) -> bool: no later order of the player is taken
+    # Beside once_per, one for each: the set `once per turn per ARG as NAME` shares with other kinds, "" for
+    # the kind's own (empty: every one is the kind's own).
+    once_as: tuple[str, ...] = ()
+    # A standing order, once taken, runs again every turn until an order of its kind with the same value of
+    # `standing_per` (None: any) replaces it, or cancels it: one for which until(g, me, o) holds.
+    standing: bool = False
+    standing_per: str | None = None
+    until: Fn | None = None
 
 
 @dataclass(frozen=True)
@@ -114,6 +122,7 @@ class PhaseSpec:
     when: Fn | None = None  # when(g) -> bool
     line: int = 0
     before_orders: bool = False  # runs at the start of the turn, before the mail is read
+    at_start: bool = False  # runs once, when the game is made from its scenario, and in no turn
 
 
 @dataclass(frozen=True)

@@ -200,12 +200,14 @@ def _make_world(spec: RulesetSpec, players: list[dict[str, Any]]) -> Game:
     return g
 
 
-def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
+def new_game(spec: RulesetSpec, scenario: dict[str, Any], module_file: str = "") -> Game:
     """A game at its starting turn (the scenario's `turn`, else 0) from a scenario already checked against its
-    schema. Raises StateErrors naming every value that cannot be used, not only the first."""
+    schema, its phases `at start` run. Raises StateErrors naming every value that cannot be used, not only the
+    first; a start phase that fails raises the RulesError naming its `.rules` line (from `module_file`)."""
     faults = _Faults(True)
     players = scenario.get("players", [])
     g = _make_world(spec, players)
+    g.module_file = module_file
     meta = scenario.get("game", {})
     number = str(meta.get("number", 1))
     g.meta = {"number": number, "id": spec.game_id.replace("{number}", number), "name": meta.get("name", spec.title)}
@@ -251,6 +253,9 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any]) -> Game:
     for tc in spec.table_checks:
         faults.check(functools.partial(_check_table, g, tc))
     faults.raise_any()
+    # After the scenario's values, so that a scenario can give its own world and a start phase see it; before
+    # `where` is judged, which the world they make must meet too.
+    g.run_start_phases()
     # Only once every value is in: a value the scenario leaves at its default must be allowed too.
     if errors := broken(g):
         raise StateErrors(errors)
@@ -316,6 +321,9 @@ def dump(g: Game) -> dict[str, Any]:
         "game_over": g.game_over,
         "winners": list(g.winners),
     }
+    if g.standing:  # only a game with standing orders writes them: other state files stay as they were
+        out["engine"]["standing"] = {k: [{"order": kind, "text": text} for kind, text in v]
+                                     for k, v in g.standing.items() if v}
     return out
 
 
@@ -352,9 +360,26 @@ def load(spec: RulesetSpec, data: dict[str, Any], module_file: str = "") -> Game
     g.streaks.update({k: dict(v) for k, v in eng.get("streaks", {}).items()})
     g.game_over = bool(eng.get("game_over", False))
     g.winners = list(eng.get("winners", []))
+    g.standing = _load_standing(g, eng.get("standing", {}))
     if errors := broken(g):
         raise StateErrors(errors)
     return g
+
+
+def _load_standing(g: Game, data: dict[str, Any]) -> dict[str, list[tuple[str, str]]]:
+    """The players' standing orders as the state keeps them: by account, each order's kind and text. The
+    text is read again when the next turn starts; its kind must be a standing order of the ruleset."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    for account, items in data.items():
+        if account not in g.index["Player"]:
+            raise StateError(f"$.engine.standing.{account}", "no such player")
+        for i, item in enumerate(items):
+            spec = g.orders.get(item.get("order", ""))
+            if spec is None or not spec.standing:
+                raise StateError(f"$.engine.standing.{account}[{i}].order",
+                                 f"{_shown(item.get('order'))} is not a standing order of this ruleset")
+            out.setdefault(account, []).append((spec.name, str(item.get("text", ""))))
+    return out
 
 
 def broken(g: Game) -> list[StateError]:
