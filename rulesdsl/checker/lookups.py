@@ -66,6 +66,8 @@ def _literal_ranges(o: ir.Order) -> dict[str, tuple[int, int]]:
     """The order's arguments whose bounds are both written as numbers."""
     out = {}
     for a in o.args:
+        if a.digits:
+            continue  # a list of digits, not a number a table could be read with
         lo = literal_number(a.low) if a.low is not None else None
         hi = literal_number(a.high) if a.high is not None else None
         if lo is not None and hi is not None and isinstance(lo, int) and isinstance(hi, int):

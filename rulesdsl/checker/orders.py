@@ -433,6 +433,7 @@ def phases(c: Checking) -> None:
             if d.at_start:
                 env.diags.error(stmt.span, "E0427", "a phase `at start` runs once, when the game is made, "
                                 "before any order exists", help="run orders in a phase of the turn")
+                continue  # not a place the order is run: its run in a phase of the turn is no second one
             if in_loop:
                 env.diags.error(stmt.span, "E0417", f"`run {stmt.order}` inside `for each` would carry out the "
                                 "same orders again and again", help="run the orders once, then go through "

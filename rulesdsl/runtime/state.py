@@ -322,8 +322,8 @@ def dump(g: Game) -> dict[str, Any]:
         "winners": list(g.winners),
     }
     if g.standing:  # only a game with standing orders writes them: other state files stay as they were
-        out["engine"]["standing"] = {k: [{"order": kind, "text": text} for kind, text in v]
-                                     for k, v in g.standing.items() if v}
+        out["engine"]["standing"] = {p._key: [{"order": kind, "text": text} for kind, text in g.standing[p._key]]
+                                     for p in g.all_players if g.standing.get(p._key)}
     return out
 
 

@@ -269,6 +269,22 @@ CASES: dict[str, Case] = {
     "E0422": Case("E0422", BASE.replace('version "1" turn "turn"', 'version "1" turn "turn" game "T-{number}"', 1)
                   .replace('  header "{account}", "{code}"\n', '  header "X-{game}", "{account}", "{code}"  #!\n', 1),
                   hint='write `header "T-{game}", "{account}", "{code}"`'),
+    "E0423": add('order o2 "O {r}" {\n r: digits 0..10  #!\n}\nphase q: run o2\n', "E0423", "`r: list of int`"),
+    "E0420-digits": add('order o2 "O {r}" {\n r: digits 8..1  #!\n}\nphase q: run o2\n', "E0420", "`r: digits 1..8`"),
+    "E0424": add('order o2 "O {b}" {\n b: Box\n once per turn per b as box_order\n}\n'
+                 'order o3 "Q {x}" {\n x: int\n once per turn per x as box_order  #!\n}\n'
+                 "phase q: run o2\nphase q2: run o3\n", "E0424"),
+    "W0208": add('order o2 "O {b}" {\n b: Box\n once per turn per b as box_order  #!\n}\nphase q: run o2\n',
+                 "W0208"),
+    "E0425": add('personal order o2 "O {b}" {\n b: Box\n standing per b  #!\n}\n', "E0425"),
+    "E0426": add('order o2 "O {b}" {\n b: Box\n standing per box  #!\n}\nphase q: run o2\n', "E0426",
+                 "write one of its arguments (`b`)"),
+    "E0301-until": add('order o2 "O {b}" {\n b: Box\n standing per b until b  #!\n}\nphase q: run o2\n', "E0301"),
+    "E0324-until": add('order o2 "O {b}" {\n b: Box\n standing until chance(50, "x")  #!\n}\nphase q: run o2\n',
+                       "E0324"),
+    "E0427-run": add("phase q at start {\n run put  #!\n}\n", "E0427"),
+    "E0427-news": add('phase q at start {\n news "made"  #!\n}\n', "E0427"),
+    "E0306-start-phase": add("phase q at start {\n me.cash = 1  #!\n}\n", "E0306"),
     "E0405-list": add('order o2 "O,{x}" { x: list of text }  #!\nphase q: run o2\n', "E0405"),
     "E0411": Case("E0411", BASE.replace("  pay from cash\n", "", 1).replace("  cost money(n)\n",
                                                                             "  cost money(n)  #!\n", 1)),

@@ -216,6 +216,7 @@ def test_world_block_orders_groups_and_remove_parse_into_nodes() -> None:
     ('order o "O" { cost money(1)\n cost money(2) }\n', "E0106", (2, 7), "at most one `cost`"),
     ('order o "O" { effect { }\n effect { news "x" } }\n', "E0106", (2, 11), "at most one `effect`"),
     ('order o "O" { ends turn\n ends turn when true }\n', "E0106", (2, 2), "at most one `ends turn`"),
+    ('order o "O" { standing\n standing until true }\n', "E0106", (2, 2), "at most one `standing`"),
     ('param a: int = 3\nthingg Box keyed by code { }\n', "E0103", (2, 1), "unexpected `thingg`: a declaration"),
     ('wrold { round: int }\n', "E0103", (1, 1), "unexpected `wrold`: a declaration"),
     ('world round { }\n', "E0103", (1, 7), "expected `{` before `round`"),
@@ -233,7 +234,7 @@ def test_world_block_orders_groups_and_remove_parse_into_nodes() -> None:
     ('phase p { news "{a with {b}" }\n', "E0104", (1, 17), "not closed before the next `{`"),
     ('order o "O" {\n  require 1 < 2\n  effect { }\n}\n', "E0103", (2, 16), "expected `else` at the end of this line"),
 ], ids=["character", "token", "order-without-syntax", "unclosed-brace", "bad-interpolation", "two-templates",
-        "two-costs", "two-effects", "two-ends-turn", "misspelt-keyword", "misspelt-world", "world-without-brace",
+        "two-costs", "two-effects", "two-ends-turn", "two-standing", "misspelt-keyword", "misspelt-world", "world-without-brace",
         "block-left-open", "unterminated-text", "assign-in-condition", "missing-brace-at-line-end",
         "empty-interpolation", "interpolation-token", "foreign-word", "chained-comparison",
         "misspelt-order-item", "typographic-quote", "brace-before-brace", "condition-without-reason"])

@@ -22,7 +22,7 @@ def test_the_checker_types_every_built_in_field_and_record_part() -> None:
     names = [n for n, _, _ in BUILTIN_FIELDS]
     assert list(CHECKED) == list(dict.fromkeys(n.split(".")[0] for n in names))
     orders = CHECKED["orders"]
-    assert [f for f, _ in orders.fields] == ["used", "refused", "on_file", "notices"]  # type: ignore[attr-defined]
+    assert [f for f, _ in orders.fields] == ["used", "refused", "on_file", "notices", "standing"]  # type: ignore[attr-defined]
     assert [f for f, _ in CHECKED["game"].fields][-1] == "start"  # type: ignore[attr-defined]
 
 
