@@ -507,7 +507,9 @@ class Game:
                 self.on_file[p._key] = [r.text for r in pending] + self.on_file.get(p._key, [])
             if pending or turn.standing:
                 turn.used = [r for r in turn.used if r.status != "pending"]
-            if turn.given or turn.standing:
+            # The standing orders read again this turn (turn.standing) are all that still stand: one that
+            # no longer read or was not valid has ended, even when none is left.
+            if turn.given or p._key in self.standing:
                 self._keep_standing(p, turn)
             if self.budget_attr and p.active:
                 setattr(p, self.budget_attr, getattr(p, self.budget_attr) + pol.budget_plus)

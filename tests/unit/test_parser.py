@@ -234,7 +234,8 @@ def test_world_block_orders_groups_and_remove_parse_into_nodes() -> None:
     ('phase p { news "{a with {b}" }\n', "E0104", (1, 17), "not closed before the next `{`"),
     ('order o "O" {\n  require 1 < 2\n  effect { }\n}\n', "E0103", (2, 16), "expected `else` at the end of this line"),
 ], ids=["character", "token", "order-without-syntax", "unclosed-brace", "bad-interpolation", "two-templates",
-        "two-costs", "two-effects", "two-ends-turn", "two-standing", "misspelt-keyword", "misspelt-world", "world-without-brace",
+        "two-costs", "two-effects", "two-ends-turn", "two-standing", "misspelt-keyword", "misspelt-world",
+        "world-without-brace",
         "block-left-open", "unterminated-text", "assign-in-condition", "missing-brace-at-line-end",
         "empty-interpolation", "interpolation-token", "foreign-word", "chained-comparison",
         "misspelt-order-item", "typographic-quote", "brace-before-brace", "condition-without-reason"])
