@@ -298,3 +298,17 @@ def test_orders_of_a_standing_kind_carry_their_digits_into_orders_of_kind(tmp_pa
              "phase count {\n for each o in orders(go) { o.player.moves += size(o.r) + o.r[0] }\n}\n")
     checked = check_text(tmp_path, BASE + extra)
     assert checked.ok and not checked.diagnostics
+
+
+def test_a_turn_whose_phase_does_not_run_keeps_the_standing_order_and_files_the_new_one(tmp_path: Path) -> None:
+    rules = RULES.replace("phase flights: run fly", "phase flights when turn != 2: run fly")
+    folder = start(tmp_path, rules=rules)
+    turn(folder, tmp_path, "F B1 B2 1")
+    # Turn 2 runs no flight: the standing one stays as it stands (not on file); the new one goes on file.
+    report, state = turn(folder, tmp_path, "F B1 B3 2")
+    assert "used" not in report and "on file F B1 B3 2" in report and "on file F B1 B2 1" not in report
+    assert [o["text"] for o in state["engine"]["standing"]["ann"]] == ["F B1 B2 1"]
+    # Turn 3: the filed order is taken and replaces the standing one, which does not also run.
+    report, state = turn(folder, tmp_path)
+    assert "used 0 F B1 B3 2: done" in report and "F B1 B2 1" not in report
+    assert [o["text"] for o in state["engine"]["standing"]["ann"]] == ["F B1 B3 2"]
