@@ -482,6 +482,7 @@ class Order(Node):
     standing: bool = False
     standing_per: str | None = None  # the argument a standing order is kept by; None: one per player
     until: Expr | None = None  # which orders of the kind cancel the standing one
+    standing_as: str = ""  # the set `standing ... as NAME` shares its keys with; "" for the kind's own
 
 
 @dataclass(frozen=True)

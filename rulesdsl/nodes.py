@@ -423,12 +423,14 @@ class ArgDecl:
 
 @dataclass(frozen=True)
 class Standing:
-    """`standing [per ARG] [until COND]`: the order, once taken, runs again every turn until replaced or
-    cancelled; `per` keys it (one standing order of the kind per value), `until` says which orders cancel."""
+    """`standing [per ARG] [as NAME] [until COND]`: the order, once taken, runs again every turn until replaced
+    or cancelled; `per` keys it (one standing order of the kind per value), `as` shares the keys with the
+    other kinds of the set NAME, `until` says which orders cancel."""
 
     span: Span
     per: tuple[str, Span] | None
     until: Expr | None
+    shared: tuple[str, Span] | None = None
 
 
 @dataclass(frozen=True)

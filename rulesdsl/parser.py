@@ -472,8 +472,10 @@ class _Builder(Transformer[Any, Any]):
         return ("once", ((str(name), self.tspan(name)), (str(shared), self.tspan(shared)) if shared else None))
 
     @v_args(meta=True, inline=True)
-    def order_standing(self, meta: Any, per: Token | None, until: n.Expr | None) -> tuple[str, n.Standing]:
-        return ("standing", n.Standing(self.span(meta), (str(per), self.tspan(per)) if per else None, until))
+    def order_standing(self, meta: Any, per: Token | None, shared: Token | None,
+                       until: n.Expr | None) -> tuple[str, n.Standing]:
+        return ("standing", n.Standing(self.span(meta), (str(per), self.tspan(per)) if per else None, until,
+                                       (str(shared), self.tspan(shared)) if shared else None))
 
     @v_args(inline=True)
     def order_counts(self, name: Token) -> tuple[str, tuple[str, Span]]:

@@ -55,7 +55,7 @@ ANALYSE: tuple[Pass, ...] = (
     secrets.check,       # reports and texts that would show a secret parameter (E0307)
     analyse.shadowed,    # syntaxes an earlier order always takes first
     orders.unused_groups,
-    orders.once_sets,    # orders sharing `once ... as NAME` name one kind of value (E0424, W0208)
+    orders.shared_sets,  # orders sharing `once ... as NAME` or `standing ... as NAME` name one kind of value
     lookups.check,       # table reads and list positions that stop a turn (E0339, E0340, W0205)
     analyse.unused,      # W0101
     report.schemas,      # the report's and the state file's JSON Schemas

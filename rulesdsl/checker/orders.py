@@ -357,42 +357,60 @@ def orders(c: Checking) -> None:
             with scope.push():
                 effect = checker.stmts(d.effect, scope, ectx)
             _fail_after_change(env, effect, False)
+        standing_as = d.standing.shared[0] if d.standing is not None and d.standing.shared is not None else ""
         out.append(ir.Order(name, d.kind, d.pattern, tuple(args), valids, requires, tuple(once), cost, effect,
                             d.span.line, tuple(counts), ends, tuple(once_as) if any(once_as) else (),
-                            d.standing is not None and d.kind == "game", standing_per, until, span=d.span))
+                            d.standing is not None and d.kind == "game", standing_per, until, standing_as,
+                            span=d.span))
     c.program.orders = out
 
 
-def once_sets(c: Checking) -> None:
-    """`once per turn per ARG as NAME`: the orders sharing a set name one thing by their ARGs, so those have
-    one type (E0424); a set only one order names shares nothing (W0208), most likely a name misspelt."""
+def shared_sets(c: Checking) -> None:
+    """`once per turn per ARG as NAME` and `standing per ARG as NAME`: the orders of a set name one thing by
+    their ARGs, so those have one type (E0424 for a once set, E0428 for a standing set, whose orders are also
+    all kept per an argument or all not); a set only one order names shares nothing (W0208), most likely a
+    name misspelt."""
     env = c.env
-    members: dict[str, list[tuple[ir.Order, str, Span]]] = {}
+    once: dict[str, list[tuple[ir.Order, str | None, Span]]] = {}
+    standing: dict[str, list[tuple[ir.Order, str | None, Span]]] = {}
     for o in c.program.orders:
         d = env.orders.get(o.name)
         if d is None or o.kind != "game":
             continue
         for (arg, _), shared in zip(d.once_per, d.once_as, strict=False):
             if shared is not None:
-                members.setdefault(shared[0], []).append((o, arg, shared[1]))
-    for sname, held in members.items():
-        first, first_arg, _ = held[0]
-        first_ty = env.order_args.get(first.name, {}).get(first_arg)
-        for o, arg, span in held[1:]:
-            ty = env.order_args.get(o.name, {}).get(arg)
-            if first_ty is None or ty is None or ty == first_ty or T.ANY in (ty, first_ty):
-                continue
-            env.diags.error(span, "E0424", f"the orders that are `once per turn ... as {sname}` must name the same "
-                            f"kind of value: `{arg}` here is {ty.show()}, but `{first_arg}` of order `{first.name}` "
-                            f"(line {first.line}) is {first_ty.show()}",
-                            help=f"give `{sname}` only to orders whose argument names the same thing, or name "
-                                 "another set")
-        if len({o.name for o, _, _ in held}) == 1:
-            others = sorted(set(members) - {sname})
-            env.diags.warning(held[0][2], "W0208", f"only order `{first.name}` is `once per turn ... as {sname}`, "
-                              "so the set limits nothing that `once per turn` alone would not",
-                              help=suggest(sname, others) or f"add `as {sname}` to the `once` line of each order "
-                              "that shares the limit, or leave `as` out")
+                once.setdefault(shared[0], []).append((o, arg, shared[1]))
+        if d.standing is not None and d.standing.shared is not None:
+            standing.setdefault(d.standing.shared[0], []).append((o, o.standing_per, d.standing.shared[1]))
+    for word, code, sets in (("once per turn ... as", "E0424", once), ("standing ... as", "E0428", standing)):
+        for sname, held in sets.items():
+            _same_types(env, word, code, sname, held)
+            if len({o.name for o, _, _ in held}) == 1:
+                others = sorted(set(sets) - {sname})
+                env.diags.warning(held[0][2], "W0208", f"only order `{held[0][0].name}` is `{word} {sname}`, so "
+                                  "the set shares nothing with another order",
+                                  help=suggest(sname, others) or f"add `as {sname}` to each order that shares it, "
+                                  "or leave `as` out")
+
+
+def _same_types(env: Env, word: str, code: str, sname: str, held: list[tuple[ir.Order, str | None, Span]]) -> None:
+    first, first_arg, _ = held[0]
+    first_ty = env.order_args.get(first.name, {}).get(first_arg) if first_arg is not None else None
+    for o, arg, span in held[1:]:
+        ty = env.order_args.get(o.name, {}).get(arg) if arg is not None else None
+        if (arg is None) != (first_arg is None):
+            keyed, unkeyed = (o, first) if arg is not None else (first, o)
+            env.diags.error(span, code, f"the orders that are `{word} {sname}` are kept all per an argument or all "
+                            f"not: order `{keyed.name}` is kept per `{keyed.standing_per}`, order `{unkeyed.name}` "
+                            "per nothing", help=f"write `standing per ARG as {sname}` in each, or leave `per` out "
+                            "of each")
+            continue
+        if first_ty is None or ty is None or ty == first_ty or T.ANY in (ty, first_ty):
+            continue
+        env.diags.error(span, code, f"the orders that are `{word} {sname}` must name the same kind of value: `{arg}` "
+                        f"here is {ty.show()}, but `{first_arg}` of order `{first.name}` (line {first.line}) is "
+                        f"{first_ty.show()}", help=f"give `{sname}` only to orders whose argument names the same "
+                        "thing, or name another set")
 
 
 def unused_groups(c: Checking) -> None:

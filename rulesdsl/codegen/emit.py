@@ -1016,6 +1016,8 @@ class Emitter:
                 extra += f", once_as={o.once_as!r}"
             if o.standing:
                 extra += f", standing=True, standing_per={o.standing_per!r}, until={fn('until', o.until is not None)}"
+                if o.standing_as:
+                    extra += f", standing_as={o.standing_as!r}"
             w.line(f"valid={fn('valid', bool(o.valids))}, require={fn('require', bool(o.requires))}, "
                    f"cost={fn('cost', o.cost is not None)}, effect={fn('effect', bool(o.effect))}, "
                    f"once_per={o.once_per!r}, line={o.line}{extra}),")

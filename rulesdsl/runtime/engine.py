@@ -57,9 +57,9 @@ class PlayerTurn:
     submitted: bool = False
     was_active: bool = True
     # Standing orders: those kept from earlier turns that still read and are valid, and the orders of standing
-    # kinds taken this turn, each with its key and whether it cancels (its `until` held).
+    # kinds taken this turn, each with its slot and whether it cancels (its `until` held).
     standing: list[Standing] = field(default_factory=list)
-    given: list[tuple[OrderRec, Any, bool]] = field(default_factory=list)
+    given: list[tuple[OrderRec, tuple[str, bool, Any], bool]] = field(default_factory=list)
 
 
 @dataclass
@@ -68,7 +68,7 @@ class Standing:
 
     kind: str
     text: str
-    key: Any  # the identity of its `standing per` argument's value; None: one per player
+    slot: tuple[str, bool, Any]  # what replaces or cancels it (see _slot)
     rec: OrderRec
 
 
@@ -438,7 +438,7 @@ class Game:
                 ends = reason is None and spec.ends_turn is not None and spec.ends_turn(self, p, rec)
                 if reason is None and spec.standing:
                     cancels = spec.until is not None and _ask_true(spec.until, self, p, rec)
-                    turn.given.append((rec, _standing_key(spec, rec), cancels))
+                    turn.given.append((rec, _slot(spec, rec), cancels))
             if reason is not None:
                 turn.refused.append(Refusal(line, text, reason))
                 continue
@@ -453,8 +453,8 @@ class Game:
         self.on_file[p._key] = [q[0] for q in queue[i:]]
         if turn.standing:
             # A standing order given anew this turn (replaced or cancelled) does not also run as it stood.
-            given = {(r.kind, key) for r, key, _ in turn.given}
-            taken = [e.rec for e in turn.standing if (e.kind, e.key) not in given] + taken
+            given = {slot for _, slot, _ in turn.given}
+            taken = [e.rec for e in turn.standing if e.slot not in given] + taken
         turn.used.extend(taken)
         return taken
 
@@ -472,7 +472,7 @@ class Game:
                 turn.refused.append(Refusal(0, text, f"{reason}: the standing order ends"))
                 continue
             rec.repeat = True
-            out.append(Standing(kind, text, _standing_key(self.orders[kind], rec), rec))
+            out.append(Standing(kind, text, _slot(self.orders[kind], rec), rec))
         return out
 
     def _refuses(self, spec: OrderSpec, rec: OrderRec, once: dict[tuple[Any, ...], OrderRec],
@@ -519,23 +519,23 @@ class Game:
 
     def _keep_standing(self, p: PlayerBase, turn: PlayerTurn) -> None:
         """The player's standing orders after the turn: those that still stood, then each order of a standing
-        kind that ran this turn, in the order taken, replacing the one with its key in its place, cancelling
-        it when its `until` held, or else added at the end. One whose phase did not run (back on file) changes
-        nothing yet."""
-        kept = [(e.kind, e.key, e.text) for e in turn.standing]
-        for rec, key, cancels in turn.given:
+        kind that ran this turn, in the order taken, replacing the one in its slot (its set and key) in its
+        place, cancelling it when its `until` held, or else added at the end. One whose phase did not run (back
+        on file) changes nothing yet."""
+        kept = [(e.slot, e.kind, e.text) for e in turn.standing]
+        for rec, slot, cancels in turn.given:
             if rec.status == "pending":
                 continue
-            at = next((i for i, (kind, k, _) in enumerate(kept) if kind == rec.kind and k == key), None)
+            at = next((i for i, k in enumerate(kept) if k[0] == slot), None)
             if cancels:
                 if at is not None:
                     del kept[at]
             elif at is None:
-                kept.append((rec.kind, key, rec.text))
+                kept.append((slot, rec.kind, rec.text))
             else:
-                kept[at] = (rec.kind, key, rec.text)
+                kept[at] = (slot, rec.kind, rec.text)
         if kept:
-            self.standing[p._key] = [(kind, text) for kind, _, text in kept]
+            self.standing[p._key] = [(kind, text) for _, kind, text in kept]
         else:
             self.standing.pop(p._key, None)
 
@@ -606,8 +606,11 @@ def _once_keys(spec: OrderSpec, rec: OrderRec) -> list[tuple[tuple[Any, ...], st
             for arg, shared in zip(spec.once_per, spec.once_as, strict=True)]
 
 
-def _standing_key(spec: OrderSpec, rec: OrderRec) -> Any:
-    return _ident(rec.args[spec.standing_per]) if spec.standing_per is not None else None
+def _slot(spec: OrderSpec, rec: OrderRec) -> tuple[str, bool, Any]:
+    """Which standing order of the player an order of a standing kind replaces or cancels: the one of its set
+    (its kind, or the set of `standing ... as NAME`) with the same value of its `standing per` argument."""
+    key = _ident(rec.args[spec.standing_per]) if spec.standing_per is not None else None
+    return (spec.standing_as or rec.kind, bool(spec.standing_as), key)  # a set may be named like a kind
 
 
 def _shown_value(value: Any) -> str:

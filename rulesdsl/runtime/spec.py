@@ -85,11 +85,13 @@ class OrderSpec:
     # Beside once_per, one for each: the set `once per turn per ARG as NAME` shares with other kinds, "" for
     # the kind's own (empty: every one is the kind's own).
     once_as: tuple[str, ...] = ()
-    # A standing order, once taken, runs again every turn until an order of its kind with the same value of
-    # `standing_per` (None: any) replaces it, or cancels it: one for which until(g, me, o) holds.
+    # A standing order, once taken, runs again every turn until an order of its kind (of its set
+    # `standing_as`, when not "") with the same value of `standing_per` (None: any) replaces it, or cancels
+    # it: one for which until(g, me, o) holds.
     standing: bool = False
     standing_per: str | None = None
     until: Fn | None = None
+    standing_as: str = ""
 
 
 @dataclass(frozen=True)

@@ -276,6 +276,14 @@ CASES: dict[str, Case] = {
                  "phase q: run o2\nphase q2: run o3\n", "E0424"),
     "W0208": add('order o2 "O {b}" {\n b: Box\n once per turn per b as box_order  #!\n}\nphase q: run o2\n',
                  "W0208"),
+    "E0428": add('order o2 "O {b}" {\n b: Box\n standing per b as hold\n}\n'
+                 'order o3 "Q {x}" {\n x: int\n standing per x as hold  #!\n}\n'
+                 "phase q: run o2\nphase q2: run o3\n", "E0428"),
+    "E0428-per-and-not": add('order o2 "O {b}" {\n b: Box\n standing per b as hold\n}\n'
+                             'order o3 "Q" {\n standing as hold  #!\n}\n'
+                             "phase q: run o2\nphase q2: run o3\n", "E0428", "leave `per` out"),
+    "W0208-standing": add('order o2 "O {b}" {\n b: Box\n standing per b as hold  #!\n}\nphase q: run o2\n',
+                          "W0208"),
     "E0425": add('personal order o2 "O {b}" {\n b: Box\n standing per b  #!\n}\n', "E0425"),
     "E0426": add('order o2 "O {b}" {\n b: Box\n standing per box  #!\n}\nphase q: run o2\n', "E0426",
                  "write one of its arguments (`b`)"),

@@ -98,8 +98,8 @@ planes {{ planes }}
 {% endfor %}'''
 
 
-def start(tmp: Path, seed: int = 1, rules: str = RULES, **extra: object) -> GameFolder:
-    path = write_ruleset(tmp / "rules", rules, TEMPLATE)
+def start(tmp: Path, seed: int = 1, rules: str = RULES, template: str = TEMPLATE, **extra: object) -> GameFolder:
+    path = write_ruleset(tmp / "rules", rules, template)
     scenario = tmp / f"scenario-{seed}.yaml"
     scenario.write_text(yaml.safe_dump({
         "seed": seed, "players": [{"name": "Ann", "account": "ann", "code": "A1"},
@@ -312,3 +312,87 @@ def test_a_turn_whose_phase_does_not_run_keeps_the_standing_order_and_files_the_
     report, state = turn(folder, tmp_path)
     assert "used 0 F B1 B3 2: done" in report and "F B1 B2 1" not in report
     assert [o["text"] for o in state["engine"]["standing"]["ann"]] == ["F B1 B3 2"]
+
+
+WARLORD = '''ruleset "Warlord orders" { turn "turn" }
+
+thing City keyed by number {
+  owner: Player?
+  fighters: int = 0
+  bombers: int = 0
+}
+data City(number, fighters, bombers) {
+  C123: 9, 9
+  C32: 0, 0
+}
+player {
+  pp: money = 50
+  counter_spying: money = 0
+}
+orders {
+  header "{account}", "{code}"
+  pay from pp
+}
+
+# F 123 32 23: 2 fighters and 3 bombers from airbase 123 to airbase 32, every turn; F 123 0 0 cancels.
+order stop_flying "F {base} 0 0" {
+  base: City
+  standing per base as flights until true
+}
+order fly "F {base} {dest} {planes}" {
+  base: City
+  dest: City
+  planes: digits 0..9
+  valid size(planes) == 2 else "write the fighters, then the bombers, like 23"
+  standing per base as flights
+  require base.owner == me else "you do not own airbase {base}"
+  require base.fighters >= planes[0] and base.bombers >= planes[1] else "airbase {base} has too few aircraft"
+  effect {
+    base.fighters -= planes[0]
+    base.bombers -= planes[1]
+    dest.fighters += planes[0]
+    dest.bombers += planes[1]
+  }
+}
+
+# I 34 20 spies on player 34 once; I 10 3 (yourself) spends 3 a turn on counter-espionage until I 10 0
+# or a spy order on someone else.
+order investigate "I {target} {amount}" {
+  target: Player
+  amount: money from 0
+  standing until target != me or amount == money(0)
+  cost amount
+  effect {
+    if target == me {
+      me.counter_spying = amount
+    }
+  }
+}
+phase flights {
+  run stop_flying
+  run fly
+}
+phase spying: run investigate
+report {
+  pp = me.pp
+  template "w.j2"
+}
+'''
+
+
+def test_a_standing_set_lets_an_order_of_another_syntax_cancel_warlords_flights(tmp_path: Path) -> None:
+    scenario = {"City": {"C123": {"owner": "ann"}}}
+    rules = WARLORD.replace('template "w.j2"', 'template "t.report.j2"')
+    rules = rules.replace("  pp = me.pp\n", "  pp = me.pp\n  planes = [[c.fighters, c.bombers] for c in City]\n")
+    template = "pp {{ pp }} planes {{ planes }}\n" + TEMPLATE.split("\n", 2)[2]
+    folder = start(tmp_path, rules=rules, template=template, **scenario)
+    report, _ = turn(folder, tmp_path, "F C123 C32 23", "I ann 3")
+    assert "standing F C123 C32 23" in report and "standing I ann 3" in report
+    report, state = turn(folder, tmp_path)
+    assert state["City"]["C32"] == {"owner": None, "fighters": 4, "bombers": 6}
+    assert state["players"][0]["pp"] == 50 - 3 - 3
+    # `F C123 0 0` reads as stop_flying (declared first: `0` is no city), of the set `flights`: it cancels.
+    report, state = turn(folder, tmp_path, "F C123 0 0", "I ann 0")
+    assert "used 3 F C123 0 0: done" in report and "used 0" not in report
+    assert "standing" not in report and "standing" not in state["engine"]
+    assert state["City"]["C32"]["fighters"] == 4
