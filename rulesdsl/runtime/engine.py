@@ -488,7 +488,9 @@ class Game:
                 continue
             if key[0]:  # the kind's own once
                 return f"this order may be given once per {self.spec.turn_unit} for the same {arg}"
-            return (f"there is already an order for {arg} {_shown_value(rec.args[arg])} this "
+            digits = any(a.name == arg and a.type[0] == "digits" for a in spec.args)
+            shown = "".join(map(str, rec.args[arg])) if digits else _shown_value(rec.args[arg])
+            return (f"there is already an order for {arg} {shown} this "
                     f'{self.spec.turn_unit}: line {first.line} "{first.text}"')
         for name in spec.counts_as:
             group = self.groups[name]

@@ -396,3 +396,14 @@ def test_a_standing_set_lets_an_order_of_another_syntax_cancel_warlords_flights(
     assert "used 3 F C123 0 0: done" in report and "used 0" not in report
     assert "standing" not in report and "standing" not in state["engine"]
     assert state["City"]["C32"]["fighters"] == 4
+
+
+def test_a_once_set_names_a_run_of_digits_as_written(tmp_path: Path) -> None:
+    rules = RULES.replace("  route: digits 0..most_step\n", "  route: digits 0..most_step\n"
+                          "  once per turn per route as routes\n")
+    rules = rules.replace('order march "M {base} {route}" {', 'order hike "H {route}" {\n  route: digits 0..8\n'
+                          "  once per turn per route as routes\n}\n" + 'order march "M {base} {route}" {')
+    rules = rules.replace("phase marches: run march", "phase marches: run march\nphase hikes: run hike")
+    folder = start(tmp_path, rules=rules)
+    report, _ = turn(folder, tmp_path, "M B1 0011", "H 0011")
+    assert 'refused 4 H 0011: there is already an order for route 0011 this turn: line 3 "M B1 0011"' in report
