@@ -258,8 +258,9 @@ def read_sector(g: Any, raw: str) -> tuple[Any, str | None]:
 
 def read_digits(g: GameView, a: Any, raw: str) -> tuple[list[int] | None, str | None]:
     """`digits A..B`: a run of ASCII digits, each one number from A to B (`0011` is [0, 0, 1, 1])."""
-    lo = a.low(g) if a.low is not None else 0
-    hi = a.high(g) if a.high is not None else 9
+    # A parameter may set a bound past a single digit: the reason names only what a digit can be.
+    lo = max(a.low(g) if a.low is not None else 0, 0)
+    hi = min(a.high(g) if a.high is not None else 9, 9)
     if raw.isascii() and raw.isdigit():
         values = [ord(ch) - 48 for ch in raw]
         if lo <= min(values) and max(values) <= hi:
