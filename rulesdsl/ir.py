@@ -196,6 +196,15 @@ class Route(Expr):
 
 
 @dataclass(frozen=True)
+class New(Expr):
+    """`new THING(field: value, ...)`: a new instance of a numbered thing, with the fields given (in the order
+    written; the others take their defaults). Its value is the instance."""
+
+    thing: str
+    fields: tuple[tuple[str, Expr], ...]
+
+
+@dataclass(frozen=True)
 class CountRange(Expr):
     """The `low..high` a counted loop goes through: only ever the source of a `For`."""
 
@@ -323,6 +332,20 @@ class Fail(Stmt):
     text: Expr
 
 
+@dataclass(frozen=True)
+class NewStmt(Stmt):
+    """`new THING(...)` as a statement: the instance is made and not named."""
+
+    value: New
+
+
+@dataclass(frozen=True)
+class Destroy(Stmt):
+    """`destroy x`: the instance of a numbered thing leaves the game, and every field that holds it lets go."""
+
+    target: Expr
+
+
 # ---------------------------------------------------------------- declarations
 
 
@@ -345,14 +368,16 @@ class FieldDef(Node):
     from_scenario: bool = False  # no default: every scenario sets it (required in the state schema)
     where: Expr | None = None  # what every value must be; the field's name is a Local for the value
     where_text: str = ""  # the condition as the ruleset writes it, for the messages of a state that breaks it
+    indexed: bool = False  # `indexed`: the runtime keeps each value's instances, read by loops comparing it
 
 
 @dataclass(frozen=True)
 class Thing(Node):
     name: str
-    key: str
+    key: str  # "" for a numbered thing
     fields: tuple[FieldDef, ...]
     line: int
+    numbered: str = ""  # "" (keyed by `key`), "global" (`numbered`) or "owner" (`numbered per owner`)
 
 
 @dataclass(frozen=True)
@@ -549,3 +574,40 @@ class Program:
         if self.report is not None:
             yield self.report
         yield from self.victories
+
+
+def field_tests(var: str, where: Expr | None) -> list[tuple[str, Expr, Expr]]:
+    """The top-level conjuncts of `where` that read `var.F == E` (or `E == var.F`) with E not mentioning `var`:
+    (F, E, the conjunct) for each, in the order written. A loop or an aggregate over a thing with such a test
+    on an indexed field reads the index instead of going through every instance."""
+    out: list[tuple[str, Expr, Expr]] = []
+    stack = [where] if where is not None else []
+    while stack:
+        e = stack.pop(0)
+        if isinstance(e, BinOp) and e.op == "and":
+            stack[:0] = [e.left, e.right]
+            continue
+        if not (isinstance(e, BinOp) and e.op == "=="):
+            continue
+        for side, other in ((e.left, e.right), (e.right, e.left)):
+            if isinstance(side, Field) and isinstance(side.obj, Local) and side.obj.name == var \
+                    and _settled(other, var):
+                out.append((side.name, other, e))
+                break
+    return out
+
+
+def _settled(e: Expr, var: str) -> bool:
+    """Whether `e` has one value for the whole loop over `var`, so that it may be worked out once before the
+    instances are read: it does not mention `var`, draws nothing, and makes nothing. (Functions draw nothing
+    and change nothing; one that fails fails the turn either way, unless there was nothing to go through.)"""
+    for node in walk(e):
+        if isinstance(node, Local) and node.name == var:
+            return False
+        if isinstance(node, New) or (isinstance(node, Builtin) and node.func in _DRAWS):
+            return False
+    return True
+
+
+# Builtins that draw from the game's random streams: a value that calls one is not worked out once for a loop.
+_DRAWS = frozenset({"chance", "roll", "pick", "shuffle", "draw"})

@@ -131,6 +131,15 @@ class Route(Expr):
 
 
 @dataclass(frozen=True)
+class New(Expr):
+    """`new THING(field: value, ...)`: a new instance of a numbered thing; `fields` in the order written."""
+
+    thing: str
+    thing_span: Span
+    fields: tuple[tuple[str, Span, Expr], ...]
+
+
+@dataclass(frozen=True)
 class BinOp(Expr):
     op: str
     left: Expr
@@ -243,6 +252,18 @@ class Fail(Stmt):
     text: Text
 
 
+@dataclass(frozen=True)
+class NewStmt(Stmt):
+    """`new THING(...)` as a statement: the instance is made and not named."""
+
+    value: New
+
+
+@dataclass(frozen=True)
+class Destroy(Stmt):
+    target: Expr
+
+
 # ---------------------------------------------------------------- declarations
 
 
@@ -282,12 +303,14 @@ class FieldDecl:
     reset_each_turn: bool
     from_scenario: bool = False  # `from scenario`: every scenario must set it; no default
     where: Expr | None = None  # `where COND`: what every value must be, the field's name standing for it
+    indexed: bool = False  # `indexed`: the runtime keeps value -> instances, for loops that compare it
 
 
 @dataclass(frozen=True)
 class ThingDecl(Decl):
-    key: str
+    key: str  # "" for a numbered thing
     fields: tuple[FieldDecl, ...]
+    numbered: str = ""  # "" (keyed), "global" (`numbered`) or "owner" (`numbered per owner`)
 
 
 @dataclass(frozen=True)

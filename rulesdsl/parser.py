@@ -221,6 +221,17 @@ class _Builder(Transformer[Any, Any]):
         return ("draw", str(fld), str(symbol), self.span(meta))
 
     @v_args(meta=True, inline=True)
+    def numbered_thing_decl(self, meta: Any, name: Token, per_owner: Any, *fields: n.FieldDecl) -> n.ThingDecl:
+        return n.ThingDecl(self.span(meta), str(name), "", tuple(fields),
+                           "owner" if per_owner is not None else "global", name_span=self.tspan(name))
+
+    def per_owner(self, _: list[Any]) -> bool:
+        return True
+
+    def indexed(self, _: list[Any]) -> bool:
+        return True
+
+    @v_args(meta=True, inline=True)
     def player_decl(self, meta: Any, *fields: n.FieldDecl) -> n.PlayerDecl:
         return n.PlayerDecl(self.span(meta), "Player", tuple(fields))
 
@@ -232,10 +243,10 @@ class _Builder(Transformer[Any, Any]):
         return n.WorldDecl(self.span(meta), "world", tuple(fields))
 
     @v_args(meta=True, inline=True)
-    def field_decl(self, meta: Any, name: Token, ty: n.TypeRef, scenario: Any, default: n.Expr | None,
-                   where: n.Expr | None, reset: Any) -> n.FieldDecl:
+    def field_decl(self, meta: Any, name: Token, ty: n.TypeRef, indexed: Any, scenario: Any,
+                   default: n.Expr | None, where: n.Expr | None, reset: Any) -> n.FieldDecl:
         return n.FieldDecl(self.span(meta), str(name), ty, default, reset is not None,
-                           from_scenario=scenario is not None, where=where)
+                           from_scenario=scenario is not None, where=where, indexed=indexed is not None)
 
     @v_args(inline=True)
     def field_where(self, cond: n.Expr) -> n.Expr:
@@ -610,6 +621,22 @@ class _Builder(Transformer[Any, Any]):
     @v_args(meta=True, inline=True)
     def clear_stmt(self, meta: Any, target: n.Expr) -> n.Clear:
         return n.Clear(self.span(meta), target)
+
+    @v_args(meta=True, inline=True)
+    def new_stmt(self, meta: Any, value: n.New) -> n.NewStmt:
+        return n.NewStmt(self.span(meta), value)
+
+    @v_args(meta=True, inline=True)
+    def destroy_stmt(self, meta: Any, target: n.Expr) -> n.Destroy:
+        return n.Destroy(self.span(meta), target)
+
+    @v_args(meta=True, inline=True)
+    def new_thing(self, meta: Any, name: Token, *items: tuple[str, Span, n.Expr] | None) -> n.New:
+        return n.New(self.span(meta), str(name), self.tspan(name), tuple(i for i in items if i is not None))
+
+    @v_args(inline=True)
+    def new_item(self, name: Token, value: n.Expr) -> tuple[str, Span, n.Expr]:
+        return (str(name), self.tspan(name), value)
 
     @v_args(meta=True, inline=True)
     def fail_stmt(self, meta: Any, tok: Token) -> n.Fail:

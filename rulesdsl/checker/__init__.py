@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
-from rulesdsl.checker import analyse, bodies, coverage, decls, grids, lookups, orders, report, secrets, tables
+from rulesdsl.checker import analyse, bodies, coverage, decls, grids, lookups, orders, report, secrets, tables, units
 from rulesdsl.checker.env import Env
 from rulesdsl.checker.state import Checking, Pass, TemplateLoader
 from rulesdsl.diagnostics import DiagnosticBag
@@ -29,6 +29,7 @@ DECLARE: tuple[Pass, ...] = (
     decls.settings,      # the `ruleset` header
     decls.params,
     decls.field_types,   # fields of things, players and the world (defaults wait)
+    units.fields,        # fields that could hold a destroyed instance; `indexed` fields
     decls.data,          # instances, whose values are literals of those types
     decls.links,
     grids.declare,       # the grid's size, wraps, numbering and drawn fields (after the rows it draws with)
@@ -57,6 +58,7 @@ ANALYSE: tuple[Pass, ...] = (
     orders.unused_groups,
     orders.shared_sets,  # orders sharing `once ... as NAME` or `standing ... as NAME` name one kind of value
     lookups.check,       # table reads and list positions that stop a turn (E0339, E0340, W0205)
+    units.unindexed,     # loops over numbered things that could read an index (W0207)
     analyse.unused,      # W0101
     report.schemas,      # the report's and the state file's JSON Schemas
 )

@@ -70,7 +70,7 @@ def collect(c: Checking) -> None:
                             "and cannot name another thing", help="rename the thing, e.g. `Person`")
             claim(d.name, d.span, "thing")
         elif isinstance(d, n.ThingDecl) and claim(d.name, d.span, "thing"):
-            env.things[d.name] = ThingInfo(d.name, d.key, d.span)
+            env.things[d.name] = ThingInfo(d.name, d.key, d.span, numbered=d.numbered)
         elif isinstance(d, n.GridDecl):
             if env.grid is not None:
                 first = env.grid.decl
@@ -461,7 +461,7 @@ def field_types(c: Checking) -> None:
             spans = env.things[d.name].field_spans
             owner = d.name
             builtin = {d.key: f"`{d.key}` is the key of `{d.name}` (`keyed by {d.key}`): every {d.name} has it "
-                              "already"}
+                              "already"} if not d.numbered else numbered_builtins(d.name, d.numbered)
         elif isinstance(d, n.GridDecl) and env.grid is not None and env.grid.decl is d:
             target = env.things[d.name].fields
             spans = env.things[d.name].field_spans
@@ -491,7 +491,10 @@ def field_types(c: Checking) -> None:
             ty = env.resolve_type(f.type)
             if f.from_scenario:
                 _check_from_scenario(env, f, isinstance(d, (n.ThingDecl, n.GridDecl)))
-            elif isinstance(ty, T.ThingT) and f.default is None:
+            elif isinstance(ty, T.ThingT) and f.default is None and not (isinstance(d, n.ThingDecl) and d.numbered) \
+                    and not env.numbered(ty):
+                # (A numbered thing's field without a default is given by every `new`; a field holding a
+                # numbered thing is judged by checker/units.py.)
                 keys = env.things[ty.name].keys if ty.name in env.things else []
                 start = f", or start it at one: `{f.name}: {ty.name} = {ty.name}.{keys[0]}`" if keys else ""
                 env.diags.error(f.type.span, "E0228", f"field `{f.name}` holds a {ty.name} but starts with none",
@@ -503,8 +506,16 @@ def field_types(c: Checking) -> None:
             target[f.name] = ir.FieldDef(f.name, ty, None, f.reset_each_turn, f.span.line,
                                          from_scenario=f.from_scenario and not isinstance(d, (n.ThingDecl,
                                                                                               n.GridDecl)),
-                                         span=f.span)
+                                         span=f.span, indexed=f.indexed)
             spans[f.name] = f.span
+
+
+def numbered_builtins(thing: str, numbered: str) -> dict[str, str]:
+    """The built-in fields of a numbered thing, each with what E0203 says of a field that declares it again."""
+    out = {"number": f"`number` is built in: every {thing} has its number already"}
+    if numbered == "owner":
+        out["owner"] = f"`owner` is built in (`numbered per owner`): every {thing} has its owner already"
+    return out
 
 
 def _check_from_scenario(env: Env, f: n.FieldDecl, of_thing: bool) -> None:
@@ -550,6 +561,12 @@ def _data(env: Env, module: n.Module) -> dict[str, list[ir.Instance]]:
             env.diags.error(d.span, "E0231", f"`{d.name}` is a grid: its sectors are made from its size, so it has "
                             "no `data` rows", help=f"give every sector a field's value with the field's default, "
                             f"and set single sectors in the scenario's `{d.name}:` section")
+            continue
+        if info.numbered:
+            env.diags.error(d.name_span or d.span, "E0240", f"`{d.name}` is numbered: its instances are made while "
+                            "the game runs, not listed in `data`",
+                            help=f"make them with `new {d.name}(...)` in a phase, or list them in the scenario's "
+                                 f"`{d.name}:` section; or declare `thing {d.name} keyed by code` to list them here")
             continue
         if d.columns[0] != info.key:
             help = None
@@ -598,7 +615,7 @@ def _data(env: Env, module: n.Module) -> dict[str, list[ir.Instance]]:
             seen[row.key.upper()] = inst
             rows.append(inst)
     for name, info in env.things.items():
-        if name not in given and not (env.grid is not None and name == env.grid.decl.name):
+        if name not in given and not info.numbered and not (env.grid is not None and name == env.grid.decl.name):
             env.diags.warning(info.decl_span, "W0202", f"thing `{name}` has no `data` rows, so the game has none")
     return out
 
@@ -648,6 +665,10 @@ def links(c: Checking) -> None:
         if env.grid is not None and d.name == env.grid.decl.name:
             env.diags.error(d.span, "E0231", f"`{d.name}` is a grid: its sectors are neighbours by the map, so it "
                             "has no `links` rows", help="read a sector's neighbours with `neighbours(s)`")
+            continue
+        if info.numbered:
+            env.diags.error(d.span, "E0240", f"`{d.name}` is numbered: its instances are made while the game runs, "
+                            "so `links` cannot name them", help="link keyed things only")
             continue
         fd = info.fields.get(d.field)
         want = T.SetT(T.ThingT(d.name))

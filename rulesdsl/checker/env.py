@@ -43,6 +43,7 @@ class ThingInfo:
     fields: dict[str, ir.FieldDef] = field(default_factory=dict)
     field_spans: dict[str, Span] = field(default_factory=dict)
     keys: list[str] = field(default_factory=list)
+    numbered: str = ""  # "" (keyed), "global" (`numbered`) or "owner" (`numbered per owner`)
 
 
 @dataclass
@@ -136,6 +137,12 @@ class Env:
                                      f"`{k} -> {value.show()}`" for k in keys))
             return T.MapT(key, value)
         raise AssertionError(f"unknown type node {ref!r}")
+
+    def numbered(self, ty: T.Ty) -> str:
+        """How instances of `ty` are numbered: "global", "owner", or "" for any type that is not a numbered thing."""
+        if isinstance(ty, T.ThingT) and ty.name in self.things:
+            return self.things[ty.name].numbered
+        return ""
 
     def fields_of(self, thing: str) -> dict[str, ir.FieldDef]:
         if thing == "Player":

@@ -334,6 +334,10 @@ class ExprChecker:
             return self.comprehension(node, scope, ctx)
         if isinstance(node, n.Route):
             return self.route(node, scope, ctx)
+        if isinstance(node, n.New):
+            from rulesdsl.checker import units  # it reads the declarations, which import this module
+
+            return units.new(self, node, scope, ctx)
         if isinstance(node, n.BinOp):
             return self.binop(node, scope, ctx)
         if isinstance(node, n.UnaryOp):
@@ -532,6 +536,11 @@ class ExprChecker:
                 return ir.Field(narrowed or PLAYER_BUILTINS[node.name], line, obj, node.name)
             if base.name in self.env.things and node.name == self.env.things[base.name].key:
                 return ir.Field(T.TEXT, line, obj, node.name)
+            numbered = self.env.numbered(base)
+            if numbered and node.name == "number":
+                return ir.Field(T.INT, line, obj, node.name)
+            if numbered == "owner" and node.name == "owner":
+                return ir.Field(T.PLAYER, line, obj, node.name)
             if node.name in fields:
                 return ir.Field(narrowed or fields[node.name].ty, line, obj, node.name)
             names = list(fields) + (list(PLAYER_BUILTINS) if base.name == "Player" else
@@ -594,6 +603,10 @@ class ExprChecker:
                      "names")
             return ir.Const(T.ANY, node.span.line, None)
         key = next((k for k in info.keys if k.upper() == node.name.upper()), None)
+        if key is None and info.numbered:
+            self.err(node.name_span, "E0207", f"{thing} is numbered: its instances have no keys to name them by",
+                     help=f"find one by its number, like `first([x for x in {thing} where x.number == 1])`")
+            return ir.Const(T.ANY, node.span.line, None)
         if key is None:
             self.err(node.name_span, "E0207", f"no {thing} is keyed `{node.name}`", suggest_key(node.name, info.keys))
             return ir.Const(T.ANY, node.span.line, None)
@@ -1147,6 +1160,13 @@ class ExprChecker:
                 self.err(node.target.span, "E0316", f"cannot clear {target.ty.show()}",
                          help="`clear` empties a list, a set or a per-key value")
             return ir.Clear(line, target)
+        if isinstance(node, n.NewStmt):
+            made = self.expr(node.value, scope, ctx)
+            return ir.NewStmt(line, made) if isinstance(made, ir.New) else None
+        if isinstance(node, n.Destroy):
+            from rulesdsl.checker import units
+
+            return units.destroy(self, node, scope, ctx)
         if isinstance(node, n.Fail):
             if not ctx.allow_fail:
                 self.err(node.span, "E0334", "`fail` belongs in an order's effect",
@@ -1212,6 +1232,11 @@ class ExprChecker:
                 if node.name == key or (thing == "Player" and node.name in PLAYER_BUILTINS
                                         and node.name not in PLAYER_WRITABLE):
                     self.err(node.name_span, "E0336", f"`{node.name}` of a {thing} cannot change")
+                elif self.env.numbered(e.obj.ty) and (node.name == "number" or (
+                        node.name == "owner" and self.env.numbered(e.obj.ty) == "owner")):
+                    self.err(node.name_span, "E0336", f"the `{node.name}` of a {thing} cannot change",
+                             help=f"make a new {thing} and destroy this one" if node.name == "owner" else
+                             f"a {thing} keeps its number until it is destroyed")
                 # A narrowed read type must not become the type of the store.
                 fd = self.env.fields_of(thing).get(node.name)
                 if fd is not None:

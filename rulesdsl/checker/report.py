@@ -15,7 +15,7 @@ from jinja2.parser import Parser
 from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
-from rulesdsl.checker.env import Context, Env, Scope, suggest
+from rulesdsl.checker.env import Context, Env, Scope, ThingInfo, suggest
 from rulesdsl.checker.exprs import ExprChecker
 from rulesdsl.checker.state import Checking, TemplateLoader
 from rulesdsl.runtime import report as runtime_report
@@ -429,9 +429,21 @@ _STATE_DECIMAL: dict[str, Any] = {
     "anyOf": [{"type": "number"}, {"type": "string", "pattern": r"^-?[0-9]+(/[0-9]+|\.[0-9]+)?$"}]}
 
 
-def schema_of(ty: T.Ty, decimal: dict[str, Any] = _REPORT_DECIMAL) -> dict[str, Any]:
+def schema_of(ty: T.Ty, decimal: dict[str, Any] = _REPORT_DECIMAL,
+              numbered: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The JSON Schema of a value of type `ty` as the engine encodes it: things by their keys, and
-    decimals as `decimal` says (report data and state files differ only there)."""
+    decimals as `decimal` says (report data and state files differ only there). In a state file an instance
+    of a `numbered` thing is its number (`3`, or `"3"`) or its owner's account and number (`"ann/3"`)."""
+    if isinstance(ty, T.ThingT) and ty.name in numbered:
+        return {"type": ["string", "integer"]}
+    if numbered and isinstance(ty, (T.OptT, T.ListT, T.SetT, T.MapT)):
+        inner = ty.inner if isinstance(ty, T.OptT) else ty.value if isinstance(ty, T.MapT) else ty.item
+        made = schema_of(inner, decimal, numbered)
+        if isinstance(ty, T.OptT):
+            return {"anyOf": [made, {"type": "null"}]}
+        if isinstance(ty, T.MapT):
+            return {"type": "object", "additionalProperties": made}
+        return {"type": "array", "items": made}
     if isinstance(ty, T.Num):
         return dict(decimal) if ty.decimal else {"type": "integer"}
     if ty == T.BOOL:
@@ -477,8 +489,10 @@ def grid_schema(env: Env) -> dict[str, Any]:
 
 def state_schema(env: Env, instances: dict[str, list[ir.Instance]]) -> dict[str, Any]:
     """The schema of the world part of a scenario or state file: players, things, parameters."""
+    numbered = frozenset(name for name, info in env.things.items() if info.numbered)
+
     def fields_schema(fields: dict[str, ir.FieldDef], extra: dict[str, Any]) -> dict[str, Any]:
-        props = {k: schema_of(f.ty, _STATE_DECIMAL) for k, f in fields.items()}
+        props = {k: schema_of(f.ty, _STATE_DECIMAL, numbered) for k, f in fields.items()}
         props.update(extra)
         return {"type": "object", "properties": props, "additionalProperties": False}
 
@@ -495,6 +509,9 @@ def state_schema(env: Env, instances: dict[str, list[ir.Instance]]) -> dict[str,
     for name, info in env.things.items():
         if env.grid is not None and name == env.grid.decl.name:
             things[name] = grid_schema(env)
+            continue
+        if info.numbered:
+            things[name] = numbered_schema(info, fields_schema(info.fields, {}))
             continue
         keys = [i.key for i in instances.get(name, [])]
         things[name] = {"type": "object", "propertyNames": {"enum": keys},
@@ -519,3 +536,19 @@ def state_schema(env: Env, instances: dict[str, list[ir.Instance]]) -> dict[str,
         },
         **({"required": ["world"]} if world_required else {}),
     }
+
+
+def numbered_schema(info: ThingInfo, fields: dict[str, Any]) -> dict[str, Any]:
+    """A numbered thing's section, by its shape (runtime/unitstate.py): a list of rows, each a mapping of its
+    fields (`owner` and `number` among them), or the state file's columns and a list of rows of values."""
+    row = dict(fields)
+    row["properties"] = {**({"owner": {"type": ["string", "integer"]}} if info.numbered == "owner" else {}),
+                         "number": {"type": "integer", "minimum": 1}, **fields["properties"]}
+    if info.numbered == "owner":
+        row["required"] = ["owner"]
+    return {"anyOf": [
+        {"type": "array", "items": row},
+        {"type": "object", "additionalProperties": False, "required": ["columns", "rows"], "properties": {
+            "columns": {"type": "array", "items": {"enum": list(row["properties"])}},
+            "rows": {"type": "array", "items": {"type": "array"}}}},
+    ]}

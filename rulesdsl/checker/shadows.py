@@ -132,6 +132,8 @@ def _reads(env: Env, ty: T.Ty, arg: ir.Arg | None, word: str) -> bool:
         return known and lo is not None and hi is not None and word.isascii() and word.isdigit() \
             and all(lo <= int(ch) <= hi for ch in word)
     if isinstance(ty, T.ThingT):
+        # A numbered thing has no keys: whether a number reads depends on the instances of the moment, so
+        # no word surely reads as one, and an order is never said to hide another by one.
         info = env.things.get(ty.name)
         return info is not None and word.upper() in {k.upper() for k in info.keys}
     if isinstance(ty, T.ListT):

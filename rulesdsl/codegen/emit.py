@@ -7,6 +7,7 @@ wrong here is a bug in rulesdsl and raises AssertionError.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -85,6 +86,9 @@ class Emitter:
         # Range tables of one decimal key compared in whole numbers: each has a function of the key's numerator
         # and denominator too (`ratio_NAME`), which a call with `a / b` of whole numbers calls with a and b.
         self.ratio_tables = {t.name for t in program.tables if _ratio_table(t)}
+        # Numbered things (made by `new`), and the fields the runtime keeps an index of, by thing.
+        self.numbered = {t.name: t.numbered for t in program.things if t.numbered}
+        self.indexed = {t.name: _indexed_fields(t, self.numbered) for t in program.things}
 
     # ------------------------------------------------------------ locals
     def local(self, name: str) -> str:
@@ -143,7 +147,12 @@ class Emitter:
             return {"me": "me", "turn": "g.turn", "players": "g.players()", "all_players": "g.all_players",
                     "game_over": "g.game_over", "world": "g.world"}[e.name]
         if isinstance(e, ir.AllOf):
+            if e.thing in self.numbered:
+                # A list of its own: the store's list of live instances is kept between news and destroys.
+                return f"list(g.units[{e.thing!r}].live())"
             return f"g.all[{e.thing!r}]"
+        if isinstance(e, ir.New):
+            return self.new(e)
         if isinstance(e, ir.InstanceRef):
             return f"g.index[{e.thing!r}][{e.key!r}]"
         if isinstance(e, ir.Field):
@@ -253,6 +262,17 @@ class Emitter:
                 return f"{obj}._key"
         return f"{obj}.{names.attr(e.name)}"
 
+    def new(self, e: ir.New) -> str:
+        """`new THING(...)`: the store gives the number and the defaults; the fields given are set by name."""
+        owner = "None"
+        values = []
+        for name, value in e.fields:
+            if name == "owner" and self.numbered.get(e.thing) == "owner":
+                owner = self.ex(value)
+            else:
+                values.append(f"{names.attr(name)}={self.ex(value)}")
+        return f"g.units[{e.thing!r}].new(" + ", ".join([owner, *values]) + ")"
+
     def builtin(self, e: ir.Builtin) -> str:
         """A builtin function's call, as its entry in `rulesdsl.builtins` writes it."""
         b = BUILTINS[e.func]
@@ -278,10 +298,16 @@ class Emitter:
             # Every loop and aggregate goes through a copy or makes a new value, so the engine's own list of
             # the turn's orders is read in place, not copied first as a value of `orders(kind)` is.
             return f"g.orders_done[{source.extra!r}]"
+        found = self.index_test(var, source, where)
+        if found is not None:
+            thing, field, value, _ = found
+            return f"{self.rt('bucket')}(g.ix[{thing!r}][{field!r}], {self.ex(value)})"
         test = _stored_test(var, source, where)
         if test is None:
             if isinstance(source, ir.Special) and source.name == "players":
                 return "g.players_read()"  # the game's own list, not a copy, as for orders(kind) above
+            if isinstance(source, ir.AllOf) and source.thing in self.numbered:
+                return f"g.units[{source.thing!r}].live()"  # likewise: read, or copied by the loop
             return self.ex(source)
         thing = source.thing if isinstance(source, ir.AllOf) else "Player"
         return f"{self.rt('stored')}(g.index[{thing!r}], {self.sub(test.obj, 9, False)})"
@@ -290,12 +316,44 @@ class Emitter:
         """A loop's condition (` if ...`, or nothing), read in the loop's block once its variable is bound."""
         if where is None:
             return ""
+        found = self.index_test(var, source, where)
+        if found is not None:
+            # The index's bucket holds only what passes the test: the rest of the condition is asked.
+            rest = [c for c in _conjuncts(where) if c is not found[3]]
+            if not rest:
+                return ""
+            where = functools.reduce(lambda a, b: ir.BinOp(T.BOOL, a.line, "and", a, b), rest)
         if isinstance(source, ir.Special) and source.name == "players" and _stored_test(var, source, where):
             return f" if {self.local(var)}.active and {self.sub(where, _PREC['and'], False)}"
         return f" if {self.ex(where)}"
 
+    def index_test(self, var: str, source: ir.Expr,
+                   where: ir.Expr | None) -> tuple[str, str, ir.Expr, ir.Expr] | None:
+        """(thing, field, value, the test) when `for var in THING where ... var.F == value ...` may read the index of F
+        instead of going through every instance: the bucket holds exactly the instances for which the test
+        holds, in the order a scan gives (see runtime/units.py). Every conjunct before the test must be a
+        comparison of names and constants, as for `_stored_test`: for an instance skipped, the scan would have
+        evaluated only those and the test, none of which can fail or change anything."""
+        if not isinstance(source, ir.AllOf) or where is None:
+            return None
+        indexed = self.indexed.get(source.thing, ())
+        tests = {id(conj): (f, value) for f, value, conj in ir.field_tests(var, where)}
+        for conj in _conjuncts(where):
+            found = tests.get(id(conj))
+            if found is not None and found[0] in indexed:
+                return source.thing, found[0], found[1], conj
+            if not _harmless_comparison(conj):
+                return None
+        return None
+
     def agg(self, e: ir.Agg) -> str:
-        test = _stored_test(e.var, e.source, e.where) if _order_free(e) else None
+        found = self.index_test(e.var, e.source, e.where)
+        if found is not None and e.func == "count" and e.where is not None and len(_conjuncts(e.where)) == 1 \
+                and (e.body.ty != T.BOOL or (isinstance(e.body, ir.Local) and e.body.name == e.var)):
+            # count(x for x in T where x.F == v): the size of the bucket, with no list made.
+            thing, field, value, _ = found
+            return f"{self.rt('bucket_size')}(g.ix[{thing!r}][{field!r}], {self.ex(value)})"
+        test = _stored_test(e.var, e.source, e.where) if _order_free(e) and found is None else None
         if test is not None:
             above = _best_by_stored(e, test)
             if above is not None:
@@ -451,6 +509,14 @@ class Emitter:
                     self.stmts(s.otherwise)
         elif isinstance(s, ir.For) and isinstance(s.source, ir.CountRange):
             self.count(s, s.source)
+        elif isinstance(s, ir.For) and self.destroys_each(s):
+            # `for each x in ... { destroy x }`: one batch, so that fields holding them are read once, not per item.
+            src = self.loop_source(s.var, s.source, s.where)
+            thing = s.source.ty.item.name  # type: ignore[attr-defined]
+            with self.block():
+                v = self.bind(s.var)
+                w.line(f"g.units[{thing!r}].destroy_all([{v} for {v} in {src}"
+                       f"{self.loop_condition(s.var, s.source, s.where)}])", s.line)
         elif isinstance(s, ir.For):
             src = self.loop_source(s.var, s.source, s.where)
             with self.block():
@@ -465,7 +531,19 @@ class Emitter:
                     w.line(f"for {v} in sorted([{v} for {v} in {src}{cond}], key=lambda {v}: "
                            f"{self.ex(s.by)}{', reverse=True' if s.descending else ''}):", s.line)
                 with w.indent():
+                    item = s.source.ty.item if isinstance(s.source.ty, (T.ListT, T.SetT)) else None
+                    if isinstance(item, T.ThingT) and item.name in self.numbered:
+                        # The body, or a procedure it calls, may destroy an instance the loop has yet to reach.
+                        w.line(f"if not {v}._live:")
+                        with w.indent():
+                            w.line("continue")
                     self.stmts(s.body)
+        elif isinstance(s, ir.NewStmt):
+            w.line(self.new(s.value), s.line)
+        elif isinstance(s, ir.Destroy):
+            held = s.target.ty
+            assert isinstance(held, T.ThingT)
+            w.line(f"g.units[{held.name!r}].destroy({self.ex(s.target)})", s.line)
         elif isinstance(s, ir.CallProc):
             w.line(f"{names.procedure(s.proc)}(" + ", ".join(["g", *(self.ex(a) for a in s.args)]) + ")", s.line)
         elif isinstance(s, ir.Run):
@@ -494,6 +572,15 @@ class Emitter:
             w.line(f"raise {self.rt('OrderFailed')}({self.ex(s.text)})", s.line)
         else:
             raise AssertionError(f"cannot emit {s!r}")
+
+    def destroys_each(self, s: ir.For) -> bool:
+        """A loop over numbered things whose whole body destroys its item: what it goes through is decided
+        before the first round (its `where` asked of every item first), so destroying them all at once is the
+        same."""
+        item = s.source.ty.item if isinstance(s.source.ty, (T.ListT, T.SetT)) else None
+        return (isinstance(item, T.ThingT) and item.name in self.numbered and s.by is None and len(s.body) == 1
+                and isinstance(s.body[0], ir.Destroy) and isinstance(s.body[0].target, ir.Local)
+                and s.body[0].target.name == s.var)
 
     def count(self, s: ir.For, source: ir.CountRange) -> None:
         """A counted loop: both bounds read once, as the rules say. Python's `range` where both are literals;
@@ -597,11 +684,23 @@ class Emitter:
         for t in self.p.things:
             w.section()
             w.mark(t.line)
-            w.line(f"class {names.thing(t.name)}(Thing):")
+            indexed = self.indexed[t.name]
+            base = self.rt("Numbered") if t.numbered else "Thing"
+            w.line(f"class {names.thing(t.name)}({base}):")
             with w.indent():
-                slots = ", ".join(sorted(repr(names.attr(f.name)) for f in t.fields))
-                w.line(f"__slots__ = ({slots}{',' if len(t.fields) == 1 else ''})")
+                # An indexed field's value is kept in a slot of its own, behind a property that keeps the index.
+                attrs = [names.attr(f.name) if f.name not in indexed else _index_slot(f.name) for f in t.fields]
+                if t.numbered == "owner":
+                    attrs.append("owner")
+                if indexed and not t.numbered:
+                    attrs.append("_ix")
+                slots = ", ".join(sorted(repr(a) for a in attrs))
+                w.line(f"__slots__ = ({slots}{',' if len(attrs) == 1 else ''})")
                 w.line(f"TYPE = {t.name!r}")
+                for f in t.fields:
+                    if f.name in indexed:
+                        w.line(f"{names.attr(f.name)} = {self.rt('indexed_field')}({f.name!r}, "
+                               f"{_index_slot(f.name)!r})")
         gr = self.p.grid
         if gr is not None:
             # A sector is a thing: the same attribute reads, one object per sector, made by the runtime.
@@ -911,7 +1010,14 @@ class Emitter:
                         with w.indent():
                             for inst in p.instances.get(t.name, []):
                                 w.line(f"({inst.key!r}, {const(inst.values, self.used)}),")
-                        w.line(")),")
+                        # Only where there is something to say, so that other modules read as they did.
+                        indexed = tuple(f.name for f in t.fields if f.name in self.indexed[t.name])
+                        required = tuple(f.name for f in t.fields if t.numbered and f.default is None
+                                         and not isinstance(f.ty, (T.OptT, T.ListT, T.SetT, T.MapT)))
+                        more = (f", numbered={t.numbered!r}" if t.numbered else "") + \
+                            (f", indexed={indexed!r}" if indexed else "") + \
+                            (f", required={required!r}" if required else "")
+                        w.line(f"){more}),")
                 w.line("),")
                 w.line("params=(")
                 with w.indent():
@@ -1022,6 +1128,23 @@ class Emitter:
                    f"cost={fn('cost', o.cost is not None)}, effect={fn('effect', bool(o.effect))}, "
                    f"once_per={o.once_per!r}, line={o.line}{extra}),")
         w.rule("")
+
+
+def _indexed_fields(t: ir.Thing, numbered: dict[str, str]) -> tuple[str, ...]:
+    """The fields of `t` the runtime keeps an index of: those marked `indexed`; every optional field holding a
+    numbered thing, so that `destroy` finds who holds an instance without reading every holder; and the built-in
+    `owner` of a thing `numbered per owner`."""
+    out = ["owner"] if t.numbered == "owner" else []
+    for f in t.fields:
+        held = T.strip_opt(f.ty)
+        if f.indexed or (isinstance(f.ty, T.OptT) and isinstance(held, T.ThingT) and held.name in numbered):
+            out.append(f.name)
+    return tuple(out)
+
+
+def _index_slot(name: str) -> str:
+    """Where an indexed field's value is kept: no rules name starts with `_`, so no field's attribute is one."""
+    return f"_i_{name}"
 
 
 def _zero(ty: T.Ty) -> str:

@@ -9,12 +9,16 @@ exhausts a stack. Every refusal names the JSON path of the node.
 
 from __future__ import annotations
 
+import gc
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import yaml
 
 from rulesdsl.runtime.gridstate import Rows
+from rulesdsl.runtime.unitstate import Row
 
 # LibYAML when PyYAML has it (several times faster on state files); the pure-Python safe classes otherwise.
 LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -126,9 +130,29 @@ def _where(stack: list[_Open], event: Any, attached: bool = False) -> str:
     return f"{top.path}.{event.value if isinstance(event, yaml.ScalarEvent) else '?'}"
 
 
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    """Python's cycle collector paused: reading or writing a big state makes a node per value, and the
+    collector, run every 700 of them, walks every object alive each time it reaches the oldest generation:
+    a state of 50,000 units took 2.7 s where 1.1 s do. Nodes and values form no cycles to collect."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def load_text(text: str) -> Any:
     """The data of one YAML document (None for an empty one). Raises YamlRefused, or yaml.YAMLError for
     text that is not YAML at all."""
+    with _no_collection():
+        return _load(text)
+
+
+def _load(text: str) -> Any:
     loader = LOADER(text)
     try:
         node = _compose(loader)
@@ -155,6 +179,15 @@ def _rows(dumper: Any, data: Rows) -> Any:
 _Dumper.add_representer(Rows, _rows)
 
 
+def _flow_row(dumper: Any, row: Row) -> yaml.Node:
+    # A numbered thing's instance in a state file: one line, so that 5,000 units are 5,000 lines.
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", list(row), flow_style=True)
+
+
+_Dumper.add_representer(Row, _flow_row)
+
+
 def dump_text(data: Any) -> str:
-    text: str = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    with _no_collection():
+        text: str = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
     return text

@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rulesdsl.runtime.core import (
+    Numbered,
     OrderFailed,
     OrderRec,
     Plain,
@@ -80,6 +81,7 @@ from rulesdsl.runtime.spec import (
     ThingSpec,
     VictorySpec,
 )
+from rulesdsl.runtime.units import bucket, bucket_size, indexed_field
 
 __all__ = [
     "ArgSpec",
@@ -87,6 +89,7 @@ __all__ = [
     "Fraction",
     "GridSpec",
     "GroupSpec",
+    "Numbered",
     "OrderFailed",
     "OrderRec",
     "OrderSpec",
@@ -107,6 +110,8 @@ __all__ = [
     "agg_min",
     "best",
     "best_stored",
+    "bucket",
+    "bucket_size",
     "chance",
     "clamp",
     "column",
@@ -116,6 +121,7 @@ __all__ = [
     "first",
     "fmt",
     "index",
+    "indexed_field",
     "intdiv",
     "interp",
     "is_alnum",

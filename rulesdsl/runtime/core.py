@@ -28,6 +28,18 @@ class Thing:
         return f"<{self.TYPE} {self._key}>"
 
 
+class Numbered(Thing):
+    """Base of a generated numbered thing: its number, whether it is still in the game, and its indexes."""
+
+    __slots__ = ("_ix", "_live", "number")
+
+    def __init__(self, key: str, ordinal: int, number: int) -> None:
+        super().__init__(key, ordinal)
+        self.number = number
+        self._live = True
+        self._ix: dict[str, dict[Any, dict[Any, None]]] | None = None
+
+
 class PlayerBase(Thing):
     """Base of the generated Player class: the built-in fields every game has."""
 
@@ -397,6 +409,8 @@ def fmt(value: Any) -> str:
     """How a value reads in a message or a report."""
     if isinstance(value, PlayerBase):
         return value.name
+    if isinstance(value, Numbered):
+        return str(value.number)  # its key is also its owner's, for the state file: a player writes the number
     if isinstance(value, Thing):
         return value._key
     if isinstance(value, bool):

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from rulesdsl.runtime import sectors
 from rulesdsl.runtime.core import (
+    Numbered,
     OrderFailed,
     OrderRec,
     PlayerBase,
@@ -37,6 +38,7 @@ from rulesdsl.runtime.grid import Grid, SectorNames
 from rulesdsl.runtime.mail import LINE_END, Mail, MailReader, Refusal, by_account
 from rulesdsl.runtime.orders import OrderReader
 from rulesdsl.runtime.spec import OrderSpec, RulesetSpec
+from rulesdsl.runtime.units import Store
 
 __all__ = ["LINE_END", "Game", "PlayerTurn", "Refusal"]
 
@@ -130,8 +132,30 @@ class Game:
         # The `unchanging` window open on this game, or None: written by runtime.core.unchanging alone, read
         # by each `pure` call.
         self.window: Window | None = None
+        # Numbered things' instances (runtime/units.py) and the indexes of indexed fields, by thing and field.
+        self.units: dict[str, Store] = {}
+        self.ix: dict[str, dict[str, dict[Any, dict[Any, None]]]] = {}
+        numbered = {t.name for t in spec.things if t.numbered}
+        # Orders with an argument naming a numbered thing, and those arguments: the instance may be destroyed
+        # between the line being read and the order being carried out.
+        self._unit_args = {o.name: names for o in spec.orders
+                           if (names := tuple(a.name for a in o.args if _names_numbered(a.type, numbered)))}
 
     # ------------------------------------------------------------ what generated code calls
+    def instances(self, thing: str) -> Sequence[Thing]:
+        """Every instance of a thing: the live ones of a numbered thing, in their order. Read-only by contract."""
+        store = self.units.get(thing)
+        return store.live() if store is not None else self.all[thing]
+
+    def _gone(self, order: str, rec: OrderRec) -> str | None:
+        """Why an order cannot be carried out because an instance it names has been destroyed since it was read."""
+        for name in self._unit_args[order]:
+            value = rec.args.get(name)
+            for item in value if isinstance(value, list) else (value,):
+                if item is not None and not item._live:
+                    return f"{item.TYPE.lower()} {item.number} no longer exists"
+        return None
+
     def players(self) -> list[PlayerBase]:
         """`players` as a value: the active players, in game order, in a list of its own (the rules may add to
         or remove from a `let` of players)."""
@@ -262,7 +286,7 @@ class Game:
     def _reset_fields(self) -> None:
         for tspec in self.spec.things:
             resets = [f for f in tspec.fields if f.reset_each_turn]
-            for obj in self.all[tspec.name] if resets else ():
+            for obj in self.instances(tspec.name) if resets else ():
                 for f in resets:
                     setattr(obj, f.attr, {} if f.type[0] == "map" else f.default(self))
         presets = [f for f in self.spec.player_fields if f.reset_each_turn]
@@ -328,6 +352,8 @@ class Game:
         personal = spec.kind == "personal"
         if not me._active:  # `active` itself, not through its property: read for every order
             reason = "you are out of the game"
+        elif spec.name in self._unit_args and (gone := self._gone(spec.name, rec)) is not None:
+            reason = gone
         else:
             try:
                 # A game order's `valid` was asked when it was chosen; a personal order is not chosen.
@@ -590,6 +616,10 @@ def _last_before(pairs: tuple[tuple[int, T], ...], pyline: int, none: T) -> T:
     return found
 
 
+def _names_numbered(ty: tuple[Any, ...], numbered: set[str]) -> bool:
+    return (ty[0] == "thing" and ty[1] in numbered) or (ty[0] == "list" and _names_numbered(ty[1], numbered))
+
+
 def _ask_true(check: Callable[[Game, PlayerBase, OrderRec], bool], g: Game, me: PlayerBase, rec: OrderRec) -> bool:
     """A condition judged as an order is chosen (`until`); a counted loop too long for the game is false."""
     try:
@@ -619,6 +649,8 @@ def _shown_value(value: Any) -> str:
     """A value as a refusal names it: a player by name, a thing by key, a list as written."""
     if isinstance(value, PlayerBase):
         return value.name
+    if isinstance(value, Numbered):
+        return str(value.number)
     if isinstance(value, Thing):
         return str(value._key)
     if isinstance(value, list):

@@ -144,7 +144,7 @@ class OrderReader:
             if a.type[0] == "digits":
                 value, reason = read_digits(g, a, raw)
             else:
-                value, reason = read_arg(g, a.type, raw, a.name)
+                value, reason = read_arg(g, a.type, raw, a.name, rec.player)
                 if reason is None and (a.low is not None or a.high is not None):
                     reason = _check_range(g, a, value)
             if reason is not None:
@@ -213,10 +213,11 @@ class OrderReader:
         return Parsed(None, None, "not an order of this game")
 
 
-def read_arg(g: GameView, ty: tuple[Any, ...], raw: str, name: str) -> tuple[Any, str | None]:
+def read_arg(g: GameView, ty: tuple[Any, ...], raw: str, name: str,
+             player: PlayerBase | None = None) -> tuple[Any, str | None]:
     kind = ty[0]
     if kind == "list":
-        return _read_list(g, ty[1], raw, name)
+        return _read_list(g, ty[1], raw, name, player)
     if kind in ("int", "money"):
         return read_whole(raw, name)
     if kind == "text":
@@ -230,6 +231,9 @@ def read_arg(g: GameView, ty: tuple[Any, ...], raw: str, name: str) -> tuple[Any
         grid = getattr(getattr(g, "spec", None), "grid", None)
         if grid is not None and grid.name == thing:
             return read_sector(g, raw)
+        store = getattr(g, "units", {}).get(thing)
+        if store is not None:
+            return _read_numbered(store, raw, name, player)
         # The lookup's keys are in capitals as str.upper() makes them; the key must also be the same
         # in ASCII capitals, or "ß" would be read as a thing keyed "SS".
         obj = g.lookup[thing].get(key)
@@ -280,14 +284,27 @@ def read_whole(raw: str, name: str) -> tuple[int | None, str | None]:
     return (-int(digits or "0") if raw[0] == "-" else int(digits or "0")), None
 
 
-def _read_list(g: GameView, item: tuple[Any, ...], raw: str, name: str) -> tuple[Any, str | None]:
+def _read_numbered(store: Any, raw: str, name: str, player: PlayerBase | None) -> tuple[Any, str | None]:
+    """An instance of a numbered thing, by its number: of the order's player, for a thing numbered per owner."""
+    number, reason = read_whole(raw, name)
+    if number is None:
+        return None, reason
+    what = store.name.lower()
+    obj = store.find(player, number)
+    if obj is None:
+        return None, f"you have no {what} {number}" if store.per_owner else f"there is no {what} {number}"
+    return obj, None
+
+
+def _read_list(g: GameView, item: tuple[Any, ...], raw: str, name: str,
+               player: PlayerBase | None = None) -> tuple[Any, str | None]:
     """Items joined by `+`, each read as one argument; duplicates and the order written are kept."""
     values = []
     for part in raw.split("+"):
         text = part.strip(SPACES)
         if not text:
             return None, f'{name} has an empty item in "{raw}": join the items with "+", like "A+B"'
-        value, reason = read_arg(g, item, text, name)
+        value, reason = read_arg(g, item, text, name, player)
         if reason is not None:
             return None, reason
         values.append(value)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 from jinja2 import sandbox
 
-from rulesdsl.runtime.core import Plain, PlayerBase, Thing, fmt_decimal
+from rulesdsl.runtime.core import Numbered, Plain, PlayerBase, Thing, fmt_decimal
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.spec import RulesetSpec
 
@@ -64,6 +64,8 @@ def to_data(value: Any) -> Any:
         return value
     if isinstance(value, PlayerBase):
         return value.name
+    if isinstance(value, Numbered):
+        return str(value.number)
     if isinstance(value, Thing):
         return value._key
     if isinstance(value, Fraction):

@@ -32,9 +32,16 @@ class FieldSpec:
 class ThingSpec:
     name: str
     cls: type
-    key: str
+    key: str  # "" for a numbered thing
     fields: tuple[FieldSpec, ...]
     instances: tuple[tuple[str, dict[str, Any]], ...]
+    numbered: str = ""  # "" (keyed), "global" (`numbered`) or "owner" (`numbered per owner`)
+    # The fields the runtime keeps an index of (runtime/units.py): those marked `indexed`, and every optional
+    # field holding a numbered thing (so that `destroy` finds who holds it in its index).
+    indexed: tuple[str, ...] = ()
+    # A numbered thing's fields that every new instance must be given (no default, and not optional, a list, a
+    # set or a map): `new` is checked for them; a scenario's row is refused without them.
+    required: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,11 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from rulesdsl.runtime import gridstate
+from rulesdsl.runtime import gridstate, unitstate
 from rulesdsl.runtime.core import PlayerBase, Thing, table_problem
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.spec import FieldSpec, RulesetSpec, TableCheckSpec, TypeDesc
+from rulesdsl.runtime.units import index_keyed, open_units
 
 STATE_FORMAT = 1
 # Whole numbers of more than 18 digits are no sane count, amount or seed, and cost time to read; a decimal's
@@ -112,6 +113,8 @@ def decode(g: Game, value: Any, ty: TypeDesc, path: str) -> Any:
     if kind == "text":
         return str(value)
     if kind == "thing":
+        if ty[1] in g.units:
+            return unitstate.find(g, ty[1], value, path, StateError)
         obj = g.lookup[ty[1]].get(str(value).upper())
         if obj is None:
             raise StateError(path, f"no {ty[1]} is keyed {_shown(value)}")
@@ -197,7 +200,22 @@ def _make_world(spec: RulesetSpec, players: list[dict[str, Any]]) -> Game:
         g.all_players.append(p)
     g.index["Player"] = {p._key: p for p in g.all_players}
     g.lookup["Player"] = {p._key.upper(): p for p in g.all_players}
+    open_units(g, spec.things)
     return g
+
+
+def _units_in(g: Game, data: dict[str, Any], faults: _Faults) -> unitstate.Pending:
+    """Numbered things' instances, numbered and placed before any value is read (a value may name one)."""
+    return unitstate.read(g, data, faults.check, StateError)
+
+
+def _units_filled(g: Game, pending: unitstate.Pending, faults: _Faults) -> None:
+    """Numbered things' values, then every index (keyed things' too, once their values are in)."""
+    def set_fields(store: Any, obj: Any, values: dict[str, Any], path: str) -> None:
+        _set_fields(g, obj, store.fields, values, path, faults=faults)
+
+    unitstate.fill(g, pending, set_fields, faults.check, StateError)
+    index_keyed(g, g.spec.things)
 
 
 def new_game(spec: RulesetSpec, scenario: dict[str, Any], module_file: str = "") -> Game:
@@ -228,7 +246,10 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any], module_file: str = "")
         faults.raise_any()
         faults.check(lambda: gridstate.build(g))
         faults.raise_any()
+    pending = _units_in(g, scenario, faults)
     for tspec in spec.things:
+        if tspec.numbered:
+            continue
         for obj, (_, values) in zip(g.all[tspec.name], tspec.instances, strict=True):
             _init_fields(g, obj, tspec.fields)
             for fname, raw in values.items():
@@ -250,6 +271,7 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any], module_file: str = "")
     faults.check(lambda: _set_world(g, scenario, faults))
     for f in spec.world_fields:
         faults.check(functools.partial(_missing, f, scenario.get("world"), "$.world"))
+    _units_filled(g, pending, faults)
     for tc in spec.table_checks:
         faults.check(functools.partial(_check_table, g, tc))
     faults.raise_any()
@@ -257,7 +279,7 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any], module_file: str = "")
     # `where` is judged, which the world they make must meet too.
     g.run_start_phases()
     # Only once every value is in: a value the scenario leaves at its default must be allowed too.
-    if errors := broken(g):
+    if errors := broken(g, {id(obj): path for _, obj, _, path in pending}):
         raise StateErrors(errors)
     return g
 
@@ -311,10 +333,12 @@ def dump(g: Game) -> dict[str, Any]:
     if spec.world_cls is not None:
         out["world"] = {f.name: _enc_field(g, g.world, f) for f in spec.world_fields}
     for tspec in spec.things:
-        out[tspec.name] = {obj._key: {f.name: _enc_field(g, obj, f) for f in tspec.fields}
-                           for obj in g.all[tspec.name]}
+        if not tspec.numbered:
+            out[tspec.name] = {obj._key: {f.name: _enc_field(g, obj, f) for f in tspec.fields}
+                               for obj in g.all[tspec.name]}
     if spec.grid is not None:
         out[spec.grid.name] = gridstate.dump(g)
+    out.update(unitstate.dump(g, functools.partial(_enc_field, g)))
     out["engine"] = {
         "on_file": {k: list(v) for k, v in g.on_file.items() if v},
         "streaks": {k: dict(v) for k, v in g.streaks.items() if v},
@@ -344,7 +368,11 @@ def load(spec: RulesetSpec, data: dict[str, Any], module_file: str = "") -> Game
         if ps.name in data.get("parameters", {}):
             g.params[ps.name] = decode(g, data["parameters"][ps.name], ps.type, f"$.parameters.{ps.name}")
     gridstate.build(g)
+    faults = _Faults(False)
+    pending = _units_in(g, data, faults)
     for tspec in spec.things:
+        if tspec.numbered:
+            continue
         section = data.get(tspec.name, {})
         for obj in g.all[tspec.name]:
             _init_fields(g, obj, tspec.fields)
@@ -355,6 +383,7 @@ def load(spec: RulesetSpec, data: dict[str, Any], module_file: str = "") -> Game
         _set_player(g, p, raw, f"$.players[{i}]")
     _init_fields(g, g.world, spec.world_fields)
     _set_world(g, data)
+    _units_filled(g, pending, faults)
     eng = data.get("engine", {})
     g.on_file = {k: list(v) for k, v in eng.get("on_file", {}).items()}
     g.streaks.update({k: dict(v) for k, v in eng.get("streaks", {}).items()})
@@ -382,7 +411,7 @@ def _load_standing(g: Game, data: dict[str, Any]) -> dict[str, list[tuple[str, s
     return out
 
 
-def broken(g: Game) -> list[StateError]:
+def broken(g: Game, paths: dict[int, str] | None = None) -> list[StateError]:
     """Every value that breaks its field's `where`, in the order of the state file, each at its JSON path.
     Checked on every state read or made and after every turn: a state no rule could have made (a negative
     population, a warhead as the prepared missile) is refused, and a rule that would make one fails its turn."""
@@ -396,8 +425,11 @@ def broken(g: Game) -> list[StateError]:
         _broken(g, g.world, fields, "$.world", found)
     for tspec in spec.things:
         if fields := _with_where(tspec.fields):
-            for obj in g.all[tspec.name]:
-                _broken(g, obj, fields, f"$.{tspec.name}.{obj._key}", found)
+            for i, obj in enumerate(g.instances(tspec.name)):
+                # A numbered thing's instance: its row in the scenario (`paths`, by id), else in the state file.
+                where = (f"$.{tspec.name}.{obj._key}" if not tspec.numbered else
+                         (paths or {}).get(id(obj), f"$.{tspec.name}.rows[{i}]"))
+                _broken(g, obj, fields, where, found)
     gridstate.broken(g, found)
     return found
 

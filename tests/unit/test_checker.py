@@ -234,6 +234,29 @@ CASES: dict[str, Case] = {
     "W0206-grid-size-default": Case("W0206", BASE.replace("player {", "param wide: int = 12  #!\nplayer {", 1)
                                     + GRID.replace("  size 4 by 3\n", "  size wide by 3\n") + USE_SEC,
                                     hint="one more `C`"),
+    # ------------------------------------------------------------ numbered things
+    "E0240": add("thing Unit numbered { size: int = 1 }\ndata Unit(number, size)  #!\n{ X: 1 }\n", "E0240",
+                 "new Unit(...)"),
+    "E0240-links": add("thing Unit numbered { near: set of Unit }\nlinks Unit.near { X: Y }  #!\n", "E0240"),
+    "E0241-required": add("thing Unit numbered { size: int = 1 }\nthing Pad keyed by code {\n u: Unit  #!\n}\n"
+                          "data Pad(code, u) { X: none }\n", "E0241", "`u: Unit?`"),
+    "E0241-map-key": add("thing Unit numbered { size: int = 1 }\nplayer { m: Unit -> int  #!\n}\n", "E0241"),
+    "E0242": add("thing Unit numbered {\n size: int indexed  #!\n}\n", "E0242"),
+    "E0243": edit("  moves: int = 0\n", "  moves: int = 0\n  home: Box? indexed  #!\n", "E0243"),
+    "E0346": add("phase q { new Box(name: \"x\") }  #!\n", "E0346"),
+    "E0346-destroy": add("phase q { for each b in Box { destroy b } }  #!\n", "E0346"),
+    "E0347": add("thing Unit numbered { size: int = 1 }\nphase q { new Unit(sise: 2) }  #!\n", "E0347",
+                 "did you mean `size`?"),
+    "E0347-number": add("thing Unit numbered { size: int = 1 }\nphase q { new Unit(number: 2) }  #!\n", "E0347"),
+    "E0348": add("thing Unit numbered per owner { size: int }\nphase q { new Unit(size: 1) }  #!\n", "E0348",
+                 "owner: ..."),
+    "E0349": add("thing Unit numbered { size: int = 1 }\ndefine f() -> Unit = new Unit()  #!\n"
+                 "phase q { let v = f() }\n", "E0349"),
+    "E0207-numbered": add("thing Unit numbered { size: int = 1 }\nphase q { let u = Unit.X  #!\n}\n", "E0207",
+                          "by its number"),
+    "W0207": add("thing Unit numbered { at: Box? }\n"
+                 "phase q { for each b in Box { let v = count(u for u in Unit where u.at == b) } }  #!\n", "W0207",
+                 "indexed"),
     "W0205": Case("W0205", BASE.replace("  cost money(n)\n", "  cost price(n)  #!\n", 1)
                   + "table price(k: int) -> money { 1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 7: 2, 8: 2, 9: 2 }\n",
                   hint="limit `n`"),
