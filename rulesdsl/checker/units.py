@@ -30,6 +30,10 @@ def fields(c: Checking) -> None:
             if holder is None or holder.decl_span != d.span:
                 continue
             owned = holder.fields
+        elif isinstance(d, n.GridDecl):
+            if env.grid is None or env.grid.decl is not d:
+                continue  # a second grid (E0230)
+            owned = env.things[d.name].fields
         elif isinstance(d, n.PlayerDecl):
             owned = env.player_fields
         elif isinstance(d, n.WorldDecl):
@@ -81,7 +85,7 @@ def _holds_numbered(env: Env, ty: T.Ty) -> bool:
 
 
 def _indexed(env: Env, d: n.Decl, f: n.FieldDecl, ty: T.Ty) -> None:
-    if not isinstance(d, n.ThingDecl):
+    if not isinstance(d, (n.ThingDecl, n.GridDecl)):
         whose = "a player's" if isinstance(d, n.PlayerDecl) else "the world's"
         env.diags.error(f.span, "E0243", f"only a thing's field can be `indexed`, not {whose} `{f.name}`",
                         help="remove `indexed`: there are few players and one world, so going through them is "

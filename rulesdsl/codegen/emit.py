@@ -89,6 +89,9 @@ class Emitter:
         # Numbered things (made by `new`), and the fields the runtime keeps an index of, by thing.
         self.numbered = {t.name: t.numbered for t in program.things if t.numbered}
         self.indexed = {t.name: _indexed_fields(t, self.numbered) for t in program.things}
+        if program.grid is not None:
+            gr = program.grid
+            self.indexed[gr.name] = _indexed_fields(ir.Thing(gr.name, "", gr.fields, gr.line), self.numbered)
 
     # ------------------------------------------------------------ locals
     def local(self, name: str) -> str:
@@ -708,9 +711,16 @@ class Emitter:
             w.mark(gr.line)
             w.line(f"class {names.thing(gr.name)}(Thing):")
             with w.indent():
-                slots = ", ".join(sorted(repr(names.attr(f.name)) for f in gr.fields))
-                w.line(f"__slots__ = ({slots}{',' if len(gr.fields) == 1 else ''})")
+                indexed = self.indexed[gr.name]
+                attrs = [names.attr(f.name) if f.name not in indexed else _index_slot(f.name) for f in gr.fields]
+                attrs += ["_ix"] if indexed else []
+                slots = ", ".join(sorted(repr(a) for a in attrs))
+                w.line(f"__slots__ = ({slots}{',' if len(attrs) == 1 else ''})")
                 w.line(f"TYPE = {gr.name!r}")
+                for f in gr.fields:
+                    if f.name in indexed:
+                        w.line(f"{names.attr(f.name)} = {self.rt('indexed_field')}({f.name!r}, "
+                               f"{_index_slot(f.name)!r})")
         w.section(self.p.player_line)
         w.line("class Player(PlayerBase):")
         with w.indent():
@@ -1090,9 +1100,11 @@ class Emitter:
             fd = next(f for f in gr.fields if f.name == fname)
             assert isinstance(fd.ty, T.ThingT)
             draws.append((fname, names.attr(sym)))
+        indexed = self.indexed[gr.name]
+        more = f"indexed={indexed!r}, " if indexed else ""  # only where there is one: other modules read as before
         w.line(f"grid=GridSpec(name={gr.name!r}, cls={names.thing(gr.name)}, width={gr.width!r}, "
                f"height={gr.height!r}, wrap_x={gr.wrap_x!r}, wrap_y={gr.wrap_y!r}, pattern={gr.pattern!r}, "
-               f"draws={tuple(draws)!r}, fields=(")
+               f"draws={tuple(draws)!r}, {more}fields=(")
         with w.indent():
             for f in gr.fields:
                 self.field_line(f, f"{gr.name}.{f.name}")

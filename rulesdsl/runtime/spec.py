@@ -57,6 +57,8 @@ class GridSpec:
     wrap_y: bool
     pattern: str  # how a sector is written (runtime/grid.py's SectorNames), numbered from 0
     draws: tuple[tuple[str, str], ...] = ()  # (field, the attribute of its thing's one-character symbol)
+    indexed: tuple[str, ...] = ()  # the fields the runtime keeps an index of (runtime/units.py), as ThingSpec's
+    numbered: str = ""  # never numbered: read where things and the grid are read alike
 
 
 @dataclass(frozen=True)

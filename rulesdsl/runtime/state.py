@@ -12,7 +12,7 @@ from rulesdsl.runtime import gridstate, unitstate
 from rulesdsl.runtime.core import PlayerBase, Thing, table_problem
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.spec import FieldSpec, RulesetSpec, TableCheckSpec, TypeDesc
-from rulesdsl.runtime.units import index_keyed, open_units
+from rulesdsl.runtime.units import index_keyed, open_units, with_grid
 
 STATE_FORMAT = 1
 # Whole numbers of more than 18 digits are no sane count, amount or seed, and cost time to read; a decimal's
@@ -200,7 +200,7 @@ def _make_world(spec: RulesetSpec, players: list[dict[str, Any]]) -> Game:
         g.all_players.append(p)
     g.index["Player"] = {p._key: p for p in g.all_players}
     g.lookup["Player"] = {p._key.upper(): p for p in g.all_players}
-    open_units(g, spec.things)
+    open_units(g, with_grid(spec))
     return g
 
 
@@ -215,7 +215,7 @@ def _units_filled(g: Game, pending: unitstate.Pending, faults: _Faults) -> None:
         _set_fields(g, obj, store.fields, values, path, faults=faults)
 
     unitstate.fill(g, pending, set_fields, faults.check, StateError)
-    index_keyed(g, g.spec.things)
+    index_keyed(g, with_grid(g.spec))
 
 
 def new_game(spec: RulesetSpec, scenario: dict[str, Any], module_file: str = "") -> Game:

@@ -217,6 +217,11 @@ class Store:
 
 
 
+def with_grid(spec: Any) -> list[Any]:
+    """The ruleset's things, and its grid if it has one: both are kept in indexes and may hold instances."""
+    return [*spec.things, *([spec.grid] if getattr(spec, "grid", None) is not None else [])]
+
+
 def open_units(g: Any, things: Iterable[Any]) -> None:
     """Gives game `g` its stores and indexes: `g.units[NAME]` for each numbered thing, `g.ix[NAME][FIELD]` for
     each thing with an indexed field (keyed things' instances are put in by `index_keyed` once their values
@@ -240,7 +245,7 @@ def open_units(g: Any, things: Iterable[Any]) -> None:
 def indexed_fields(t: Any) -> tuple[tuple[str, str], ...]:
     """(field, attribute) of each index a thing's instances are kept in."""
     out = [("owner", "owner")] if t.numbered == "owner" else []
-    out += [(f.name, f.attr) for f in t.fields if f.name in t.indexed]
+    out += [(f.name, f.attr) for f in t.fields if f.name in getattr(t, "indexed", ())]
     return tuple(out)
 
 
@@ -252,7 +257,7 @@ def index_keyed(g: Any, things: Iterable[Any]) -> None:
             ix = g.ix[t.name]
             for index in ix.values():
                 index.clear()
-            for obj in g.all[t.name]:
+            for obj in g.all.get(t.name, ()):
                 enter(ix, obj, fields)
 
 

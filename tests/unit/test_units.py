@@ -326,3 +326,21 @@ def test_a_value_worked_out_once_may_call_a_function_but_not_draw(tmp_path: Path
                           'pick(Place, "luck") { d.regiments += 1 }\n')
     text = compile_path(write_ruleset(tmp_path / "draw", phase, TEMPLATE))
     assert "bucket(g.ix['Division']['place'], pick(" not in text
+
+
+WAR = Path(__file__).parent / "data" / "units" / "war.rules"
+
+
+def test_units_on_a_grid(tmp_path: Path) -> None:
+    loaded = load_text(tmp_path, WAR.read_text(encoding="utf-8"), "{{ units }}\n", "war", tmp_path / "cache")
+    g = loaded.new_game(Division=[{"owner": "1", "sector": "0101", "regiments": 3}, {"owner": "2", "sector": "0302"}])
+    turn(g, (1, ["R 0000", "M 1 0200"]))
+    ann = g.all_players[0]
+    data = report_data(g, ann)
+    assert data["units"] == [1, 2] and data["held"] == 2 and data["camps"] == [2, 1]  # sectors in map order
+    assert [s._key for s in g.ix["Sector"]["holder"][ann]] == ["0000", "0200"]
+    turn(g, (1, ["D 2"]))
+    assert [s._key for s in g.sectors if s.camp is not None] == ["0200", "0302"]
+    again = load(loaded.spec, dump(g))
+    assert report_data(again, again.all_players[0])["camps"] == [1]
+    assert sorted(s._key for s in again.ix["Sector"]["holder"][again.all_players[0]]) == ["0000", "0200"]
