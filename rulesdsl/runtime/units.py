@@ -41,7 +41,7 @@ def indexed_field(name: str, slot: str) -> property:
         except AttributeError:  # a keyed thing being built: no index yet
             ix = None
         if ix is not None:
-            old = getattr(obj, slot)
+            old = get(obj)
             if old is not value:
                 index = ix[name]
                 bucket = index[old]
