@@ -167,6 +167,54 @@ def _path_form(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
     return T.ANY
 
 
+def _sectors_arg(c: Checker, a: ir.Expr, an: n.Expr, func: str, sector: T.ThingT) -> None:
+    """A list or set of the grid's sectors (E0301 for anything else)."""
+    if not T.assignable(a.ty, T.SetT(sector)):
+        c.err(an.span, "E0301", f"the argument of `{func}` should be a list of {sector.show()}, but this is "
+              f"{a.ty.show()}",
+              help=f"like `{sector.show()}` (every sector) or `[x for x in {sector.show()} where ...]`")
+
+
+# The least a world generation function's whole-number argument may be ("%": a percent, 0..100), by its
+# letter in `_generator`'s `want`; a literal below it is E0354, a value worked out at run time stops the turn.
+_LEAST = {"%": 0, "n": 0, "c": 1}
+_WHAT = {"%": "a percent", "n": "a number of sectors", "c": "a count or a size"}
+
+
+def _generator(result: str, *want: str) -> Typer:
+    """A world generation function's typer: `want` says each argument, "L" a list of sectors, "i" any int, "%" a
+    percent, "n" an int of 0 or more, "c" one of 1 or more; `result` is "[S]", "[[S]]" or "i". For a chance
+    function the stream, the last argument, is the checker's (it is not in `args`)."""
+    def typer(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+        sector = c.grid()
+        if sector is None:
+            c.err(node.func_span, "E0238", f"`{node.func}` works on the map, and this ruleset declares no grid",
+                  help='declare one: `grid Sector { size 20 by 10  numbered "CCRR" }`')
+            return T.ANY
+        for a, an, w in zip(args, node.args, want, strict=False):
+            if w == "L":
+                _sectors_arg(c, a, an, node.func, sector)
+                continue
+            c.expect(a, T.INT, an.span, f"the argument of `{node.func}`")
+            if w in _LEAST and isinstance(a, ir.Const) and isinstance(a.value, int) \
+                    and not isinstance(a.value, bool):
+                low = _LEAST[w]
+                if a.value < low or (w == "%" and a.value > 100):
+                    c.err(an.span, "E0354", f"`{node.func}` cannot take {a.value} here: this argument is "
+                          f"{_WHAT[w]}, {'from 0 to 100' if w == '%' else f'{low} or more'}",
+                          help=f"it is called as `{BUILTINS[node.func].signature}`")
+        return {"[S]": T.ListT(sector), "[[S]]": T.ListT(T.ListT(sector)), "i": T.INT}[result]
+    return typer
+
+
+def _reach_form(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    """`reachable` is only ever the form `reachable(x for x from SEEDS where COND)` (`nodes.Reach`): a call is not."""
+    c.err(node.span, "E0350", "`reachable` is written `reachable(x for x from SEEDS where COND)`",
+          help="SEEDS is a sector or a list of them, COND what every sector on the way must be, like "
+               "`reachable(x for x from home where x.owner == me)`")
+    return T.ANY
+
+
 def _one(*arities: int) -> frozenset[int]:
     return frozenset(arities)
 
@@ -229,6 +277,17 @@ _ALL = (
             "sectors entered after `A`, ending with `B`; `[]` if `A` is `B` or `B` cannot be reached. COST is the "
             "price of entering sector `x`, `none` where it cannot be entered", "{rt}(g, {args})", "route",
             typer=_path_form),
+    Builtin("reachable", _one(1, 2, 3), "reachable(x for x from SEEDS where COND)", "the sectors (or things) "
+            "joined to `SEEDS` through neighbours (or `via` a field) for which COND holds, each of them too, in "
+            "map order", "{rt}(g, {args})", "reach", typer=_reach_form),
+    Builtin("band", _one(2), "band(first_row, last_row)", "every sector of the rows from `first_row` to "
+            "`last_row`, both included, in map order", "{rt}(g, {args})", "band", typer=_generator("[S]", "i", "i")),
+    Builtin("coast", _one(1), "coast(L)", "the sectors of `L` next to a sector that is not in `L`, in map order",
+            "{rt}(g, {args})", "coast", typer=_generator("[S]", "L")),
+    Builtin("regions", _one(1), "regions(L)", "the sectors of `L` in groups joined through neighbours: the largest "
+            "first, each in map order", "{rt}(g, {args})", "regions", typer=_generator("[[S]]", "L")),
+    Builtin("least_distance", _one(1), "least_distance(L)", "the smallest distance between two sectors of `L`; "
+            "0 when it has fewer than two", "{rt}(g, {args})", "least_distance", typer=_generator("i", "L")),
     Builtin("orders", _one(1), "orders(KIND)", "the orders of one kind given this turn", "g.orders_of({extra})",
             kind="orders"),
     Builtin("chance", _one(2), 'chance(P, "stream")', "true with a probability of `P` percent",
@@ -241,6 +300,21 @@ _ALL = (
             "{rt}(g.rng({extra}), {0})", "pick", kind="chance"),
     Builtin("shuffle", _one(2), 'shuffle(L, "stream")', "a list in random order", "{rt}(g.rng({extra}), {0})",
             "shuffle", kind="chance"),
+    Builtin("continents", _one(4), 'continents(AREA, PERCENT, COUNT, "stream")', "the land of a world: "
+            "`PERCENT`% of the sectors of `AREA`, in `COUNT` continents with sea between them, in map order",
+            "{rt}(g, g.rng({extra}), {args})", "continents", kind="chance", typer=_generator("[S]", "L", "%", "c")),
+    Builtin("patches", _one(4), 'patches(AREA, N, SIZE, "stream")', "`N` sectors of `AREA` in clumps of about "
+            "`SIZE`, in map order", "{rt}(g, g.rng({extra}), {args})", "patches", kind="chance",
+            typer=_generator("[S]", "L", "n", "c")),
+    Builtin("ranges", _one(4), 'ranges(AREA, N, LENGTH, "stream")', "`N` sectors of `AREA` in winding chains "
+            "about `LENGTH` long, in map order", "{rt}(g, g.rng({extra}), {args})", "ranges", kind="chance",
+            typer=_generator("[S]", "L", "n", "c")),
+    Builtin("spread", _one(4), 'spread(CANDIDATES, N, SPACING, "stream")', "`N` of the candidates as far apart "
+            "as they fit, `SPACING` or more where they can be, in map order", "{rt}(g, g.rng({extra}), {args})",
+            "spread", kind="chance", typer=_generator("[S]", "L", "n", "i")),
+    Builtin("scatter", _one(4), 'scatter(CANDIDATES, N, SPACING, "stream")', "up to `N` of the candidates at "
+            "random, each at least `SPACING` from the others, in map order", "{rt}(g, g.rng({extra}), {args})",
+            "scatter", kind="chance", typer=_generator("[S]", "L", "n", "i")),
 )
 BUILTINS: dict[str, Builtin] = {b.name: b for b in _ALL}
 CHANCE = frozenset(b.name for b in _ALL if b.kind == "chance")

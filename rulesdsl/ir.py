@@ -205,6 +205,18 @@ class New(Expr):
 
 
 @dataclass(frozen=True)
+class Reach(Expr):
+    """`reachable(x for VAR from SEEDS [via STEP] where COND)`: the items for which COND holds joined to a seed
+    through items for which it holds, in declaration (map) order. SEEDS is a list of items (one item is made
+    a list by the checker); STEP, of VAR, lists an item's neighbours, None for the grid's own."""
+
+    var: str
+    seeds: Expr
+    step: Expr | None
+    cond: Expr | None
+
+
+@dataclass(frozen=True)
 class CountRange(Expr):
     """The `low..high` a counted loop goes through: only ever the source of a `For`."""
 

@@ -140,6 +140,19 @@ class New(Expr):
 
 
 @dataclass(frozen=True)
+class Reach(Expr):
+    """`reachable(BODY for VAR from SEEDS [via STEP] [where COND])`: a flood fill; BODY is VAR itself."""
+
+    func: str
+    func_span: Span
+    body: Expr
+    var: str
+    seeds: Expr
+    via: Expr | None
+    where: Expr | None
+
+
+@dataclass(frozen=True)
 class BinOp(Expr):
     op: str
     left: Expr

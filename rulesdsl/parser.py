@@ -717,6 +717,15 @@ class _Builder(Transformer[Any, Any]):
         return n.Route(self.span(meta), str(name), self.tspan(name), cost, str(var), start, goal)
 
     @v_args(meta=True, inline=True)
+    def reach_expr(self, meta: Any, name: Token, body: n.Expr, var: Token, seeds: n.Expr, via: n.Expr | None,
+                   where: n.Expr | None) -> n.Reach:
+        return n.Reach(self.span(meta), str(name), self.tspan(name), body, str(var), seeds, via, where)
+
+    @v_args(inline=True)
+    def via(self, e: n.Expr) -> n.Expr:
+        return e
+
+    @v_args(meta=True, inline=True)
     def list_comp(self, meta: Any, body: n.Expr, var: Token, source: n.Expr, where: n.Expr | None,
                   by: tuple[n.Expr, bool, Span] | None) -> n.Comprehension:
         span = self.span(meta)

@@ -104,7 +104,7 @@ def collect(c: Checking) -> None:
 
 # What each name inside a declaration names, in E0202's words.
 _BINDS = {n.Let: "a local", n.For: "a loop variable", n.Comprehension: "a variable", n.Route: "a variable",
-          n.Param: "a parameter",
+          n.Reach: "a variable", n.Param: "a parameter",
           n.ArgDecl: "an order argument", n.FieldDecl: "a field", n.ReportField: "a report field",
           n.OrderDecl: "an order", n.PhaseDecl: "a phase"}
 # Names read as a bare word, where a reserved word already means something (`turn`, `me`): such a name
@@ -140,7 +140,7 @@ def inner_names(env: Env, module: n.Module) -> None:
         what = _BINDS.get(type(node))
         if isinstance(node, (n.Let, n.OrderDecl)):
             found.append((node.name, node.name_span or node.span, what or ""))
-        elif isinstance(node, (n.For, n.Comprehension, n.Route)):
+        elif isinstance(node, (n.For, n.Comprehension, n.Route, n.Reach)):
             found.append((node.var, node.span, what or ""))
         elif isinstance(node, n.PhaseDecl):
             found.append((node.name, node.span, "a phase"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from fractions import Fraction
 from typing import Protocol
@@ -89,6 +90,14 @@ def _show(e: n.Expr) -> str | None:
         if cost is None or start is None or goal is None:
             return None
         return f"{e.func}({cost} for {e.var} from {start} to {goal})"
+    if isinstance(e, n.Reach):
+        body, seeds = _show(e.body), _show(e.seeds)
+        via = _show(e.via) if e.via is not None else ""
+        where = _show(e.where) if e.where is not None else ""
+        if body is None or seeds is None or via is None or where is None:
+            return None
+        return (f"{e.func}({body} for {e.var} from {seeds}" + (f" via {via}" if via else "")
+                + (f" where {where}" if where else "") + ")")
     if isinstance(e, n.BinOp):
         left, right = _show(e.left), _show(e.right)
         if left is None or right is None:
@@ -96,6 +105,17 @@ def _show(e: n.Expr) -> str | None:
         prec = _PREC.get(e.op, 0)
         return f"{_wrap(left, e.left, prec)} {e.op} {_wrap(right, e.right, prec + 1)}"
     return None
+
+
+def _mentions(e: object, name: str) -> bool:
+    """Does the AST `e` read the bare name `name` anywhere (a name an inner form binds again counts too)?"""
+    if isinstance(e, n.Name):
+        return e.name == name
+    if isinstance(e, (tuple, list)):
+        return any(_mentions(x, name) for x in e)
+    if dataclasses.is_dataclass(e) and not isinstance(e, (Span, type)):
+        return any(_mentions(getattr(e, f.name), name) for f in dataclasses.fields(e))
+    return False
 
 
 def _wrap(text: str, e: n.Expr, prec: int) -> str:
@@ -338,6 +358,8 @@ class ExprChecker:
             from rulesdsl.checker import units  # it reads the declarations, which import this module
 
             return units.new(self, node, scope, ctx)
+        if isinstance(node, n.Reach):
+            return self.reach(node, scope, ctx)
         if isinstance(node, n.BinOp):
             return self.binop(node, scope, ctx)
         if isinstance(node, n.UnaryOp):
@@ -848,10 +870,20 @@ class ExprChecker:
                      help=self._fixed_stream_hint(node, stream))
             return ir.Const(T.ANY, line, None)
         if not isinstance(stream, n.Text):
-            self.err(node.span, "E0325", f"`{name}` takes a value and the name of its random stream",
-                     help=f"like `{_CHANCE_USAGE[name]}`: the stream name keeps other draws from shifting")
+            if name in _CHANCE_USAGE:
+                self.err(node.span, "E0325", f"`{name}` takes a value and the name of its random stream",
+                         help=f"like `{_CHANCE_USAGE[name]}`: the stream name keeps other draws from shifting")
+            else:
+                self.err(node.span, "E0325", f"`{name}` takes its values and, last, the name of its random stream",
+                         help=f"it is called as `{BUILTINS[name].signature}`: the stream name keeps other draws "
+                              "from shifting")
             return ir.Const(T.ANY, line, None)
         purpose = "".join(p for p in stream.parts if isinstance(p, str))
+        builtin = BUILTINS[name]
+        if builtin.typer is not None:
+            # A world generation function: its values are typed by its entry, the stream by the lines above.
+            args = tuple(self.expr(a, scope, ctx) for a in node.args[:-1])
+            return ir.Builtin(builtin.typer(self, args, node), line, name, args, purpose)
         if name == "draw":
             tnode = node.args[0]
             if not isinstance(tnode, n.Name) or tnode.name not in self.env.tables:
@@ -877,8 +909,10 @@ class ExprChecker:
     def _fixed_stream_hint(node: n.Call, stream: n.Text) -> str:
         """For `roll(6, "plague {c.code}")`: the same call with the stream's fixed words alone."""
         words = " ".join("".join(p for p in stream.parts if isinstance(p, str)).split())
-        value = show_expr(node.args[0]) if len(node.args) == 2 else None
-        fixed = f'{node.func}({value}, "{words}")' if words and value is not None else _CHANCE_USAGE[node.func]
+        values = [show_expr(a) for a in node.args[:-1]]
+        value = ", ".join(v for v in values if v is not None) if values and None not in values else None
+        usage = _CHANCE_USAGE.get(node.func, BUILTINS[node.func].signature)
+        fixed = f'{node.func}({value}, "{words}")' if words and value is not None else usage
         return f"write a fixed name, like `{fixed}`: each draw from a stream still gets its own result"
 
     def comprehension(self, node: n.Comprehension, scope: Scope, ctx: Context) -> ir.Expr:
@@ -959,6 +993,59 @@ class ExprChecker:
                      help=self.type_hint(cost.ty, T.INT, node.cost) or "like `move_cost(x.terrain)`, a table of "
                      "`int?`")
         return ir.Route(T.ListT(sector_ty), line, cost, node.var, start, goal)
+
+    def reach(self, node: n.Reach, scope: Scope, ctx: Context) -> ir.Expr:
+        """`reachable(x for x from SEEDS [via STEP] [where COND])`: SEEDS one item or a list or set of items (the
+        grid's sectors unless `via` says what joins an item to the next), COND a condition on x."""
+        line = node.span.line
+        if node.func != "reachable":
+            self.err(node.func_span, "E0350", f"`{node.func}(... for x from SEEDS)` is no form of the language: only "
+                     "`reachable` is written so",
+                     help="for the sectors joined to SEEDS write `reachable(x for x from SEEDS where COND)`; for an "
+                     "aggregate, `for x in LIST`; for a route, `path(COST for x from A to B)`")
+            return ir.Const(T.ANY, line, None)
+        sector = self.grid()
+        seeds = self.expr(node.seeds, scope, ctx)
+        st = seeds.ty
+        item: T.Ty = T.ANY
+        if isinstance(st, T.ThingT):
+            item = st
+            seeds = ir.spanned(ir.MakeList(T.ListT(st), line, (seeds,)), node.seeds.span)
+        elif isinstance(st, (T.ListT, T.SetT)) and isinstance(st.item, T.ThingT):
+            item = st.item
+        elif st != T.ANY and not (isinstance(st, (T.ListT, T.SetT)) and st.item in (T.ANY, T.NONE)):
+            hint = self.type_hint(st, sector, node.seeds) if sector is not None else None
+            self.err(node.seeds.span, "E0352", f"`reachable` starts from a sector or a list of sectors (or of things), "
+                     f"not {st.show()}", help=hint or "like `reachable(x for x from home where ...)` or `from "
+                     "[a, b]`")
+        if node.via is None and item != T.ANY and item != sector:
+            if sector is None:
+                why = "this ruleset declares no grid"
+            else:
+                why = f"{item.show()} is not the grid's {sector.show()}"
+            self.err(node.seeds.span, "E0352", f"without `via`, `reachable` goes from sector to neighbouring sector, "
+                     f"and {why}", help=f"say what joins one {item.show()} to the next: `reachable({node.var} for "
+                     f"{node.var} from ... via {node.var}.adjacent where ...)`, with `adjacent` a `set of "
+                     f"{item.show()}` field")
+        if not (isinstance(node.body, n.Name) and node.body.name == node.var):
+            self.err(node.body.span, "E0351", f"`reachable` lists the items it reaches, so what comes before `for` is "
+                     f"its variable `{node.var}` alone", help=f"write `reachable({node.var} for {node.var} from ...)`, "
+                     f"and for a value of each, `[BODY for y in reachable(...)]`")
+        with scope.push():
+            scope.declare(node.var, item)
+            step = None
+            if node.via is not None:
+                step = self.expr(node.via, scope, ctx)
+                if not T.assignable(step.ty, T.SetT(item)):
+                    self.err(node.via.span, "E0353", f"`via` lists the items one step from `{node.var}`: a list or set "
+                             f"of {item.show()}, not {step.ty.show()}", help=f"like `via {node.var}.adjacent`, a "
+                             f"`set of {item.show()}` field, or `via neighbours({node.var})` on the map")
+            cond = self.cond(node.where, scope, ctx) if node.where is not None else None
+        if node.where is not None and not _mentions(node.where, node.var):
+            self.diags.warning(node.where.span, "W0209", f"this condition does not depend on `{node.var}`: "
+                               "`reachable` gives every item joined to the seeds, or none",
+                               help=f"say what each item on the way must be, like `{node.var}.owner == me`")
+        return ir.Reach(T.ListT(item), line, node.var, seeds, step, cond)
 
     def _sort_key_hint(self, node: n.Comprehension, item: T.Ty, body: T.Ty) -> str:
         """A `by` for `sorted(...)` in the comprehension's own names: a text for alphabetical order, or a number."""

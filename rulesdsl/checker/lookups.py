@@ -81,7 +81,7 @@ def _locals(root: ir.Node) -> set[str]:
     for node in ir.walk(root):
         if isinstance(node, ir.Let):
             out.add(node.name)
-        elif isinstance(node, (ir.For, ir.Agg)):
+        elif isinstance(node, (ir.For, ir.Agg, ir.Reach)):
             out.add(node.var)
     return out
 

@@ -195,6 +195,16 @@ class Emitter:
                 cost = self.ex(e.cost)
             # The price is asked for at once, inside the call: the lambda outlives no loop.
             return f"{self.rt('route')}(g, {start}, {goal}, lambda {v}: {cost})"
+        if isinstance(e, ir.Reach):
+            seeds = self.ex(e.seeds)
+            with self.block():
+                v = self.bind(e.var)
+                cond = self.ex(e.cond) if e.cond is not None else "True"
+                step = self.ex(e.step) if e.step is not None else None
+            # Both asked for at once, inside the call, as a path's price is.
+            if step is None:
+                return f"{self.rt('reach')}(g, {seeds}, lambda {v}: {cond})"
+            return f"{self.rt('reach_via')}({seeds}, lambda {v}: {cond}, lambda {v}: {step})"
         if isinstance(e, ir.BinOp):
             if e.op == "/":
                 if _whole(e.left.ty) and _whole(e.right.ty):
@@ -1413,7 +1423,7 @@ def _repeated_calls(body: ir.Expr, chancy: set[str]) -> list[ir.CallFn]:
     found: list[tuple[object, ir.CallFn]] = []
 
     def visit(e: ir.Node, unconditional: bool) -> None:
-        if isinstance(e, (ir.Agg, ir.Route)):
+        if isinstance(e, (ir.Agg, ir.Route, ir.Reach)):
             return
         if isinstance(e, ir.Cond):
             visit(e.cond, unconditional)

@@ -144,3 +144,64 @@ def route(g: Any, a: Any, b: Any, cost: Any) -> list[Any]:
     except _Free:
         found = g.grid.path(a._ord, b._ord, free, 0)
     return [] if found is None else [sectors[n] for n in found]
+
+
+def reach(g: Any, seeds: Any, cond: Any) -> list[Any]:
+    """`reachable(x for x from SEEDS where COND)` on the map: the sectors for which `cond` holds that join a seed
+    through neighbours for which it holds too (a seed it fails for reaches nothing), in map order. `cond` is
+    asked once per sector the fill touches (the sectors reached and the ones around them), never of the rest
+    of the map."""
+    sectors = g.sectors
+    adjacent = g.grid._adjacent
+    # 0: not asked yet, 1: in, 2: out. One byte a sector: asking twice would run the rules' COND twice.
+    seen = bytearray(len(sectors))
+    todo: list[int] = []
+    for s in seeds:
+        i = s._ord
+        if not seen[i]:
+            if cond(s):
+                seen[i] = 1
+                todo.append(i)
+            else:
+                seen[i] = 2
+    found = todo[:]
+    while todo:
+        for n in adjacent[todo.pop()]:
+            if not seen[n]:
+                if cond(sectors[n]):
+                    seen[n] = 1
+                    todo.append(n)
+                    found.append(n)
+                else:
+                    seen[n] = 2
+    found.sort()
+    return [sectors[i] for i in found]
+
+
+def reach_via(seeds: Any, cond: Any, step: Any) -> list[Any]:
+    """`reachable(x for x from SEEDS via STEP where COND)`: as `reach`, but what joins an item to the next is
+    `step(item)` (a list or set of items of the same type: a thing's `adjacent` field, or any expression of
+    x), for things and for sectors alike; in declaration order (map order for sectors)."""
+    # Things are compared by identity (one object per key), so their ids mark them; the order comes from _ord.
+    state: dict[int, bool] = {}
+    todo: list[Any] = []
+    found: list[Any] = []
+    for s in seeds:
+        if id(s) not in state:
+            ok = state[id(s)] = bool(cond(s))
+            if ok:
+                todo.append(s)
+                found.append(s)
+    while todo:
+        for n in step(todo.pop()):
+            if id(n) not in state:
+                ok = state[id(n)] = bool(cond(n))
+                if ok:
+                    todo.append(n)
+                    found.append(n)
+    found.sort(key=_by_ord)
+    return found
+
+
+def _by_ord(t: Any) -> int:
+    return int(t._ord)

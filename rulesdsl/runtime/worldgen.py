@@ -31,7 +31,9 @@ __all__ = [
     "continents",
     "least_distance",
     "noise",
+    "patch_counts",
     "patches",
+    "range_count",
     "ranges",
     "regions",
     "scatter",
@@ -407,12 +409,27 @@ def patches(
         before = (done_pct * len(cells) * 2 + 100) // 200
         done_pct += p
         counts.append((done_pct * len(cells) * 2 + 100) // 200 - before)
+    return patch_counts(grid, rng, cells, counts, sizes)
 
+
+def patch_counts(
+    grid: Grid, rng: random.Random, area: Iterable[int], counts: list[int], sizes: list[int]
+) -> list[list[int]]:
+    """`patches` with each kind's number of sectors given, not its share: counts[i] sectors of the i-th kind
+    (counts adding up to at most the area's size), grown and drawn exactly as `patches` grows them."""
+    if len(counts) != len(sizes):
+        raise ValueError(f"patches needs one size per count: {len(counts)} counts, {len(sizes)} sizes")
+    if any(z < 1 for z in sizes):
+        raise ValueError(f"patch sizes must be at least 1, not {sizes}")
+    cells = sorted(set(area))
+    _check_sectors(grid, cells)
+    if any(k < 0 for k in counts) or sum(counts) > len(cells):
+        raise ValueError(f"patch counts must be 0 or more and add up to at most {len(cells)}, not {counts}")
     free = _mask(grid, cells)
     order = cells[:]
     rng.shuffle(order)
     nbs = grid.neighbours
-    out: list[list[int]] = [[] for _ in shares]
+    out: list[list[int]] = [[] for _ in counts]
     left = counts[:]
     next_start = 0
     while True:
@@ -463,7 +480,17 @@ def ranges(grid: Grid, rng: random.Random, area: Iterable[int], percent: int, le
         raise ValueError(f"ranges' length must be at least 1, not {length}")
     cells = sorted(set(area))
     _check_sectors(grid, cells)
-    total = (percent * len(cells) * 2 + 100) // 200
+    return range_count(grid, rng, cells, (percent * len(cells) * 2 + 100) // 200, length)
+
+
+def range_count(grid: Grid, rng: random.Random, area: Iterable[int], total: int, length: int) -> list[int]:
+    """`ranges` with the number of sectors given (at most the area's size), not a share, drawn alike."""
+    if length < 1:
+        raise ValueError(f"ranges' length must be at least 1, not {length}")
+    cells = sorted(set(area))
+    _check_sectors(grid, cells)
+    if not 0 <= total <= len(cells):
+        raise ValueError(f"ranges' count must be 0..{len(cells)}, not {total}")
     free = _mask(grid, cells)
     order = cells[:]
     rng.shuffle(order)
