@@ -233,16 +233,16 @@ CASES: dict[str, Case] = {
                           "E0342", "path(COST for x from A to B)"),
     "E0350-reachable-call": add(GRID + "phase q { for each s in Sec { let v = reachable(s, s) } }  #!\n", "E0350",
                                 "reachable(x for x from home"),
-    "E0350-not-reachable": add(GRID + "phase q { for each s in Sec { let v = flood(x for x from s where x.t == Ter.L) } }"
-                               "  #!\n", "E0350", "reachable(x for x from SEEDS where COND)"),
+    "E0350-not-reachable": add(GRID + "phase q { for each s in Sec { let v = flood(x for x from s where x.t == Ter.L) "
+                               "} }  #!\n", "E0350", "reachable(x for x from SEEDS where COND)"),
     "E0351-reachable-body": add(GRID + "phase q { for each s in Sec { let v = reachable(x.t for x from s where x.t == "
                                 "Ter.L) } }  #!\n", "E0351", "reachable(x for x from ...)"),
     "E0352-reachable-seeds": add(GRID + "phase q { let v = reachable(x for x from 3 where x.t == Ter.L) }  #!\n",
                                  "E0352"),
     "E0352-reachable-no-via": add(GRID + "phase q { for each b in Box { let v = reachable(x for x from b where x.stones"
                                   " > 0) } }  #!\n", "E0352", "via x.adjacent"),
-    "E0353-reachable-via": add(GRID + "phase q { for each s in Sec { let v = reachable(x for x from s via x.t) } }  #!\n",
-                               "E0353", "via neighbours(x)"),
+    "E0353-reachable-via": add(GRID + "phase q { for each s in Sec { let v = reachable(x for x from s via x.t) } }"
+                               "  #!\n", "E0353", "via neighbours(x)"),
     "W0209-reachable-where": add(GRID + "phase q { for each s in Sec { let v = reachable(x for x from s where s.t == "
                                  "Ter.L) } }  #!\n", "W0209", "x.owner == me"),
     "W0206-grid-size-default": Case("W0206", BASE.replace("player {", "param wide: int = 12  #!\nplayer {", 1)

@@ -34,7 +34,8 @@ def test_what_a_builtin_is_emitted_as_is_exported_by_the_runtime() -> None:
         assert b.runtime is None or b.runtime in exported, b.name
         # A chance function with a typer (world generation) types its values there; the others, in the checker.
         assert (b.typer is None) == (b.kind != "value") or b.kind == "chance", b.name
-    assert {"chance", "roll", "draw", "pick", "shuffle", "continents", "patches", "ranges", "spread", "scatter"} == CHANCE
+    assert {"chance", "roll", "draw", "pick", "shuffle",
+            "continents", "patches", "ranges", "spread", "scatter"} == CHANCE
 
 
 def test_a_wrong_argument_count_quotes_the_registry_signature(tmp_path: Path) -> None:
