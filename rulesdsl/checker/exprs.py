@@ -1023,10 +1023,13 @@ class ExprChecker:
                 why = "this ruleset declares no grid"
             else:
                 why = f"{item.show()} is not the grid's {sector.show()}"
+            start = "start from sectors, or " if sector is not None else ""
             self.err(node.seeds.span, "E0352", f"without `via`, `reachable` goes from sector to neighbouring sector, "
-                     f"and {why}", help=f"say what joins one {item.show()} to the next: `reachable({node.var} for "
-                     f"{node.var} from ... via {node.var}.adjacent where ...)`, with `adjacent` a `set of "
+                     f"and {why}", help=f"{start}say what joins one {item.show()} to the next: `reachable({node.var} "
+                     f"for {node.var} from ... via {node.var}.adjacent where ...)`, with `adjacent` a `set of "
                      f"{item.show()}` field")
+            # The condition is then read as over sectors, what the designer most likely meant: one mistake, once.
+            item = sector if sector is not None else T.ANY
         if not (isinstance(node.body, n.Name) and node.body.name == node.var):
             self.err(node.body.span, "E0351", f"`reachable` lists the items it reaches, so what comes before `for` is "
                      f"its variable `{node.var}` alone", help=f"write `reachable({node.var} for {node.var} from ...)`, "
