@@ -1,8 +1,7 @@
 """World generation and flood fills in the language -> generated worlds and fills, checked against their promises.
 
 The generator is docs/language.md's own example ("Generating a world"), read from the docs, so the docs
-show what runs. It generates in a phase `when generate_world and turn == 1` (start phases are another
-branch's); the tests read the world after turn 1, which holds either way.
+show what runs: a phase `at start` that `rulesdsl new` runs once, making the world of turn 0.
 """
 
 from __future__ import annotations
@@ -32,20 +31,18 @@ def _generator() -> str:
 
 
 def _play(tmp_path: Path, name: str, seed: int, rules: str | None = None, scenario: str = "") -> GameFolder:
-    """A game of the generator made with `seed`, after turn 1 (no orders): the world is made by then."""
+    """A game of the generator made with `seed`, as `rulesdsl new` makes it."""
     src = tmp_path / f"{name}-src"
     src.mkdir()
     (src / "continents.rules").write_text(rules or _generator(), encoding="utf-8")
     (src / "continents.report.j2").write_text("{{ player.name }}: {{ home }} {{ land }} {{ apart }}\n",
                                               encoding="utf-8")
     (src / "scenario.yaml").write_text(f"seed: {seed}\nplayers:\n{PLAYERS}{scenario}", encoding="utf-8")
-    folder = GameFolder.create(src / "continents.rules", tmp_path / name, src / "scenario.yaml", None)
-    folder.process_turn([])
-    return folder
+    return GameFolder.create(src / "continents.rules", tmp_path / name, src / "scenario.yaml", None)
 
 
 def _state(folder: GameFolder) -> str:
-    return (folder.turns_dir / "turn-001" / "state.yaml").read_text(encoding="utf-8")
+    return (folder.turns_dir / "turn-000" / "state.yaml").read_text(encoding="utf-8")
 
 
 def _terrain(state: str) -> str:
@@ -55,8 +52,8 @@ def _terrain(state: str) -> str:
 def test_the_same_seed_makes_the_same_world_byte_for_byte_and_another_seed_another(tmp_path: Path) -> None:
     a, b, c = _play(tmp_path, "a", 5), _play(tmp_path, "b", 5), _play(tmp_path, "c", 6)
     assert _state(a) == _state(b)
-    assert (a.turns_dir / "turn-001" / "reports" / "p0-p0.txt").read_bytes() == \
-        (b.turns_dir / "turn-001" / "reports" / "p0-p0.txt").read_bytes()
+    assert (a.turns_dir / "turn-000" / "reports" / "p0-p0.txt").read_bytes() == \
+        (b.turns_dir / "turn-000" / "reports" / "p0-p0.txt").read_bytes()
     assert _terrain(_state(a)) != _terrain(_state(c))
 
 
@@ -93,11 +90,12 @@ def test_a_draw_from_another_stream_changes_nothing_in_the_world(tmp_path: Path)
     assert _terrain(_state(_play(tmp_path, "a", 3))) == _terrain(_state(_play(tmp_path, "b", 3, more)))
 
 
-def test_a_percent_worked_out_while_the_game_runs_outside_0_to_100_stops_the_turn(tmp_path: Path) -> None:
+def test_a_percent_worked_out_while_the_game_runs_outside_0_to_100_makes_no_game(tmp_path: Path) -> None:
     with pytest.raises(GameError) as err:
         _play(tmp_path, "bad", 3, scenario="parameters: {land_percent: 130}\n")
     assert "continents: the percent is 130; it must be from 0 to 100" in str(err.value)
     assert "continents.rules:" in str(err.value)
+    assert not (tmp_path / "bad").exists()
 
 
 def test_a_scenario_can_turn_the_generator_off_and_draw_its_own_map(tmp_path: Path) -> None:
