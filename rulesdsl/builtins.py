@@ -286,6 +286,9 @@ _ALL = (
             "{rt}(g, {args})", "coast", typer=_generator("[S]", "L")),
     Builtin("regions", _one(1), "regions(L)", "the sectors of `L` in groups joined through neighbours: the largest "
             "first, each in map order", "{rt}(g, {args})", "regions", typer=_generator("[[S]]", "L")),
+    Builtin("away_from", _one(3), "away_from(L, AVOID, D)", "the sectors of `L` at a distance of at least `D` "
+            "from every sector of `AVOID`, in map order", "{rt}(g, {args})", "away_from",
+            typer=_generator("[S]", "L", "L", "i")),
     Builtin("least_distance", _one(1), "least_distance(L)", "the smallest distance between two sectors of `L`; "
             "0 when it has fewer than two", "{rt}(g, {args})", "least_distance", typer=_generator("i", "L")),
     Builtin("orders", _one(1), "orders(KIND)", "the orders of one kind given this turn", "g.orders_of({extra})",

@@ -56,6 +56,7 @@ from rulesdsl.runtime.core import (
     whole_ratio,
 )
 from rulesdsl.runtime.generate import (
+    away_from,
     band,
     coast,
     continents,
@@ -121,6 +122,7 @@ __all__ = [
     "WorldBase",
     "agg_max",
     "agg_min",
+    "away_from",
     "band",
     "best",
     "best_stored",

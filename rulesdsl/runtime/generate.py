@@ -1,7 +1,7 @@
 """Sectors, whole numbers and a random stream from generated code -> the world generation builtins' lists of sectors.
 
 Each function is one builtin of rulesdsl/builtins.py (`continents`, `patches`, `ranges`, `spread`, `scatter`,
-`band`, `coast`, `regions`, `least_distance`): it turns the sectors it is given into ints (`_ord`), calls
+`band`, `coast`, `regions`, `least_distance`, `away_from`): it turns the sectors it is given into ints (`_ord`), calls
 runtime/worldgen.py over the game's grid, and turns the ints back into sectors, in map order. Arguments the
 library would refuse (a percent of 130) stop the turn with a sentence a designer can act on, at the rules
 line, as a direction outside 0..8 does.
@@ -83,3 +83,7 @@ def regions(g: Any, sectors: Iterable[Any]) -> list[list[Any]]:
 
 def least_distance(g: Any, sectors: Iterable[Any]) -> int:
     return worldgen.least_distance(g.grid, _ords(sectors))
+
+
+def away_from(g: Any, candidates: Iterable[Any], avoid: Iterable[Any], spacing: int) -> list[Any]:
+    return _things(g, worldgen.away_from(g.grid, _ords(candidates), _ords(avoid), spacing))

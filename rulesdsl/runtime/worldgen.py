@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable
 from rulesdsl.runtime.grid import Grid
 
 __all__ = [
+    "away_from",
     "band",
     "coast",
     "continents",
@@ -106,6 +107,33 @@ def regions(grid: Grid, sectors: Iterable[int]) -> list[list[int]]:
     # Found in order of lowest sector, so a stable sort by size alone breaks ties by lowest sector.
     found.sort(key=len, reverse=True)
     return found
+
+
+def away_from(grid: Grid, candidates: Iterable[int], avoid: Iterable[int], spacing: int) -> list[int]:
+    """The sectors of `candidates` at a distance of at least `spacing` from every sector of `avoid`, in
+    ascending order (spacing 1: all but the sectors of `avoid`; 0 or less: all of them). Neutral cities
+    away from the player homes: a square of sectors blocked around each sector to avoid, a slice of a row at
+    a time, so the cost is the candidates plus a few slices per sector avoided, not candidates x avoided."""
+    cells = sorted(set(candidates))
+    _check_sectors(grid, cells)
+    if spacing <= 0:
+        return cells
+    blocked = bytearray(grid.size)
+    w = grid.width
+    ones = b"\x01" * w
+    rows_of = _spans(grid.height, spacing - 1, grid.wrap_y)
+    cols_of = _spans(w, spacing - 1, grid.wrap_x)
+    near = sorted(set(avoid))
+    _check_sectors(grid, near)
+    for s in near:
+        r, c = divmod(s, w)
+        col_runs = cols_of[c]
+        for a, b in rows_of[r]:
+            for row in range(a, b):
+                base = row * w
+                for x, y in col_runs:
+                    blocked[base + x : base + y] = ones[: y - x]
+    return [s for s in cells if not blocked[s]]
 
 
 def least_distance(grid: Grid, sectors: Iterable[int]) -> int:

@@ -6,6 +6,7 @@ show what runs: a phase `at start` that `rulesdsl new` runs once, making the wor
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 from types import SimpleNamespace
@@ -80,6 +81,7 @@ def test_the_generated_world_keeps_the_promises_of_the_docs(tmp_path: Path) -> N
         assert all(s.terrain is not sea and grid.distance(s._ord, p.home._ord) <= 2 for s in owned)  # type: ignore[attr-defined]
     ports = [s._ord for s in g.sectors if s.city and s not in homes]  # type: ignore[attr-defined]
     assert len(ports) == 5 and set(ports) <= set(worldgen.coast(grid, [s._ord for s in land]))
+    assert all(grid.distance(p, h._ord) >= 4 for p in ports for h in homes)
 
 
 def test_a_draw_from_another_stream_changes_nothing_in_the_world(tmp_path: Path) -> None:
@@ -206,3 +208,35 @@ def test_reachable_via_a_set_field_goes_over_things_in_declaration_order(tmp_pat
     g.process_turn([])
     assert [c._key for c in g.world.joined] == ["ARG", "BRA", "CHL"]  # type: ignore[attr-defined]
     assert [c._key for c in g.world.from_two] == ["ARG", "BRA", "CHL", "BOL"]  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- the library calls the language adds
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+def test_away_from_keeps_exactly_the_candidates_far_enough_from_every_sector_to_avoid(wrap: bool) -> None:
+    grid = Grid(23, 11, wrap_x=wrap, wrap_y=wrap)
+    rng = random.Random(4)
+    cands = rng.sample(range(grid.size), 120)
+    avoid = rng.sample(range(grid.size), 9)
+    for d in (0, 1, 2, 4, 30):
+        want = sorted(c for c in set(cands) if all(grid.distance(c, a) >= d for a in avoid))
+        assert worldgen.away_from(grid, cands, avoid, d) == want
+
+
+def test_patch_counts_and_range_count_place_exactly_the_number_asked_for() -> None:
+    grid = Grid(40, 20)
+    rng = random.Random(2)
+    area = list(range(100, 700))
+    [got] = worldgen.patch_counts(grid, rng, area, [137], [9])
+    assert len(got) == 137 and set(got) <= set(area) and got == sorted(got)
+    chains = worldgen.range_count(grid, rng, area, 61, 7)
+    assert len(chains) == 61 and set(chains) <= set(area)
+    with pytest.raises(ValueError):
+        worldgen.patch_counts(grid, rng, area, [400, 300], [5, 5])
+    with pytest.raises(ValueError):
+        worldgen.range_count(grid, rng, area, 601, 5)
+    # The percent forms are the count forms: the same draws give the same sectors.
+    by_share = worldgen.patches(grid, random.Random(8), area, [20, 10], [6, 12])
+    by_count = worldgen.patch_counts(grid, random.Random(8), area, [120, 60], [6, 12])
+    assert by_share == by_count
