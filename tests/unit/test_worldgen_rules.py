@@ -18,7 +18,7 @@ from rulesdsl.game.folder import GameError, GameFolder
 from rulesdsl.runtime import sectors as rs
 from rulesdsl.runtime import worldgen
 from rulesdsl.runtime.grid import Grid
-from tests.unit.rulestools import ROOT, load_text
+from tests.unit.rulestools import BASE, ROOT, check_text, load_text, show
 
 PLAYERS = "".join(f"  - {{name: P{i}, account: p{i}, code: C{i}}}\n" for i in range(4))
 
@@ -240,3 +240,45 @@ def test_patch_counts_and_range_count_place_exactly_the_number_asked_for() -> No
     by_share = worldgen.patches(grid, random.Random(8), area, [20, 10], [6, 12])
     by_count = worldgen.patch_counts(grid, random.Random(8), area, [120, 60], [6, 12])
     assert by_share == by_count
+
+
+# ---------------------------------------------------------------- the checker
+
+
+GRID = '''thing Ter keyed by code {
+  symbol: text
+}
+data Ter(code, symbol) { L: "."  S: "~" }
+grid Sec {
+  size 4 by 3
+  numbered "CR"
+  draw t with symbol
+  t: Ter = Ter.S
+}
+'''
+
+
+@pytest.mark.parametrize(("text", "code", "words"), [
+    ('define land() -> int = size(continents(Sec, 30, 2, "w"))\nphase q { let v = land() }\n', "E0324",
+     "`continents` draws at random and cannot be used in a function"),
+    ('phase q {\n  let name = "w"\n  let v = patches(Sec, 3, 2, "w{name}")\n}\n', "E0325", "plain text"),
+    ('phase q { let v = spread(Sec, 3, 2) }\n', "E0325", "called as `spread(CANDIDATES, N, SPACING, \"stream\")`"),
+    ('phase q { let v = scatter([1, 2], 3, 2, "w") }\n', "E0301", "should be a list of Sec"),
+    ('phase q { let v = ranges(Sec, -1, 2, "w") }\n', "E0354", "a number of sectors, 0 or more"),
+    ('phase q { let v = patches(Sec, 4, 0, "w") }\n', "E0354", "a count or a size, 1 or more"),
+])
+def test_world_generation_calls_are_checked_like_chance_and_like_grid_functions(
+        tmp_path: Path, text: str, code: str, words: str) -> None:
+    got = check_text(tmp_path, BASE + GRID + text).diagnostics
+    hits = [d for d in got if d.code == code]
+    assert hits and any(words in d.message + " " + (d.help or "") for d in hits), show(got)
+
+
+def test_world_generation_calls_type_their_results(tmp_path: Path) -> None:
+    text = BASE + GRID + ('phase q {\n  let land = continents(band(0, 2), 50, 1, "w")\n'
+                          '  let groups = regions(land)\n  let far = least_distance(away_from(Sec, coast(land), 1))\n'
+                          '  for each s in reachable(x for x from land where x.t == Ter.L) {\n    s.t = Ter.S\n  }\n'
+                          '  for each g in groups {\n    for each s in g {\n      s.t = Ter.L\n    }\n  }\n'
+                          '  for each b in Box {\n    b.stones = far + size(groups)\n  }\n}\n')
+    checked = check_text(tmp_path, text)
+    assert checked.ok and not checked.diagnostics, show(checked.diagnostics)
