@@ -971,6 +971,11 @@ class ExprChecker:
         """`path(COST for x from A to B)`: A and B sectors, COST the price (int, or none: impassable) of entering x."""
         line = node.span.line
         sector = self.grid()
+        if node.func == "reachable":
+            self.err(node.func_span, "E0350", "`reachable` goes from its seeds as far as its condition holds, with no "
+                     "`to`", help="write `reachable(x for x from SEEDS where COND)`; for the way from A to B, "
+                     "`path(COST for x from A to B)`")
+            return ir.Const(T.ANY, line, None)
         if node.func != "path":
             self.err(node.func_span, "E0342", f"`{node.func}(... for x from A to B)` is no form of the language: "
                      "only `path` is written so", help="for a route write `path(COST for x from A to B)`; for an "

@@ -235,6 +235,8 @@ CASES: dict[str, Case] = {
                                 "reachable(x for x from home"),
     "E0350-not-reachable": add(GRID + "phase q { for each s in Sec { let v = flood(x for x from s where x.t == Ter.L) "
                                "} }  #!\n", "E0350", "reachable(x for x from SEEDS where COND)"),
+    "E0350-reachable-to": add(GRID + "phase q { for each s in Sec { let v = reachable(x for x from s to s) } }  #!\n",
+                              "E0350", "path(COST for x from A to B)"),
     "E0351-reachable-body": add(GRID + "phase q { for each s in Sec { let v = reachable(x.t for x from s where x.t == "
                                 "Ter.L) } }  #!\n", "E0351", "reachable(x for x from ...)"),
     "E0352-reachable-seeds": add(GRID + "phase q { let v = reachable(x for x from 3 where x.t == Ter.L) }  #!\n",
