@@ -6,8 +6,11 @@ show what runs: a phase `at start` that `rulesdsl new` runs once, making the wor
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -282,3 +285,21 @@ def test_world_generation_calls_type_their_results(tmp_path: Path) -> None:
                           '  for each b in Box {\n    b.stones = far + size(groups)\n  }\n}\n')
     checked = check_text(tmp_path, text)
     assert checked.ok and not checked.diagnostics, show(checked.diagnostics)
+
+
+def test_rulesdsl_new_writes_the_same_world_in_processes_with_different_hash_seeds(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "continents.rules").write_text(_generator(), encoding="utf-8")
+    (src / "continents.report.j2").write_text("{{ home }} {{ land }} {{ apart }}\n", encoding="utf-8")
+    (src / "scenario.yaml").write_text(f"seed: 12\nplayers:\n{PLAYERS}", encoding="utf-8")
+    states = []
+    for hash_seed in ("1", "977"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "RULESDSL_CACHE": str(tmp_path / f"cache-{hash_seed}")}
+        game = tmp_path / f"game-{hash_seed}"
+        subprocess.run([sys.executable, "-m", "rulesdsl", "new", str(src / "continents.rules"), str(game),
+                        "--scenario", str(src / "scenario.yaml")], check=True, env=env, cwd=ROOT,
+                       stdout=subprocess.DEVNULL)
+        states.append((game / "turns" / "turn-000" / "state.yaml").read_bytes())
+    assert states[0] == states[1]
+    assert b"home: null" not in states[0]
