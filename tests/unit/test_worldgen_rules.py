@@ -281,6 +281,9 @@ def test_world_generation_calls_type_their_results(tmp_path: Path) -> None:
     text = BASE + GRID + ('phase q {\n  let land = continents(band(0, 2), 50, 1, "w")\n'
                           '  let groups = regions(land)\n  let far = least_distance(away_from(Sec, coast(land), 1))\n'
                           '  for each s in reachable(x for x from land where x.t == Ter.L) {\n    s.t = Ter.S\n  }\n'
+                          '  let four = reachable(x for x from land via [y for y in neighbours(x) where '
+                          'direction(x, y) % 2 == 1] where x.t == Ter.L)\n'
+                          '  for each s in four {\n    s.t = Ter.L\n  }\n'
                           '  for each g in groups {\n    for each s in g {\n      s.t = Ter.L\n    }\n  }\n'
                           '  for each b in Box {\n    b.stones = far + size(groups)\n  }\n}\n')
     checked = check_text(tmp_path, text)
