@@ -306,3 +306,43 @@ def test_rulesdsl_new_writes_the_same_world_in_processes_with_different_hash_see
         states.append((game / "turns" / "turn-000" / "state.yaml").read_bytes())
     assert states[0] == states[1]
     assert b"home: null" not in states[0]
+
+
+DIAGONAL = '''ruleset "Diagonal" { version "1" }
+orders {
+  header "{account}", "{code}"
+}
+thing Ter keyed by code {
+  symbol: text
+}
+data Ter(code, symbol) { L: "."  S: "~" }
+grid Sec {
+  size 3 by 3
+  numbered "CR"
+  draw t with symbol
+  t: Ter = Ter.S
+}
+world {
+  eight: list of Sec
+  four: list of Sec
+}
+phase fill at start {
+  let corner = sector_at(0, 0)
+  if corner != none {
+    world.eight = reachable(x for x from corner where x.t == Ter.L)
+    world.four = reachable(x for x from corner via [y for y in neighbours(x) where direction(x, y) % 2 == 1]
+                           where x.t == Ter.L)
+  }
+}
+report {
+  n = size(world.four)
+  template "t.report.j2"
+}
+'''
+
+
+def test_reachable_goes_diagonally_on_the_map_and_via_says_otherwise(tmp_path: Path) -> None:
+    loaded = load_text(tmp_path, DIAGONAL, "{{ n }}\n", "t", tmp_path / "cache")
+    g = loaded.new_game(Sec={"t": ".~.\n~..\n~~~\n"})
+    assert [s._key for s in g.world.eight] == ["00", "20", "11", "21"]  # type: ignore[attr-defined]
+    assert [s._key for s in g.world.four] == ["00"]  # type: ignore[attr-defined]
