@@ -308,7 +308,16 @@ class CallProc(Stmt):
 
 @dataclass(frozen=True)
 class Run(Stmt):
-    order: str
+    # The kinds carried out, in the order named: one for `run a`; several for `run a, b together`, which
+    # carries them out in one round robin, each player's orders in the order they were taken.
+    orders: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Halt(Stmt):
+    """`halt "REASON"`: the game is not made, or the turn not processed; the GM reads the reason."""
+
+    text: Expr
 
 
 @dataclass(frozen=True)

@@ -229,7 +229,19 @@ class CallStmt(Stmt):
 
 @dataclass(frozen=True)
 class Run(Stmt):
-    order: str
+    order: str  # the first order named
+    # Every order named, the first included, each with where it is written: `run ally, link together` names
+    # two. Empty when built from one name alone (then `order` at the statement's span).
+    names: tuple[tuple[str, Span], ...] = ()
+    together: bool = False  # the word `together` was written
+
+    def named(self) -> tuple[tuple[str, Span], ...]:
+        return self.names or ((self.order, self.span),)
+
+
+@dataclass(frozen=True)
+class Halt(Stmt):
+    text: Text
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import difflib
 import re
 from fractions import Fraction
@@ -506,8 +507,8 @@ class _Builder(Transformer[Any, Any]):
 
     # -- phases, reports, victory
     @v_args(meta=True, inline=True)
-    def phase_run(self, meta: Any, name: Token, when: n.Expr | None, order: Token) -> n.PhaseDecl:
-        return n.PhaseDecl(self.span(meta), str(name), when, (n.Run(self.tspan(order), str(order)),))
+    def phase_run(self, meta: Any, name: Token, when: n.Expr | None, run: n.Run) -> n.PhaseDecl:
+        return n.PhaseDecl(self.span(meta), str(name), when, (run,))
 
     @v_args(meta=True, inline=True)
     def phase_decl(self, meta: Any, name: Token, time: str | None, when: n.Expr | None,
@@ -599,8 +600,19 @@ class _Builder(Transformer[Any, Any]):
         return n.CallStmt(self.span(meta), str(name), tuple(args or ()))
 
     @v_args(meta=True, inline=True)
-    def run_stmt(self, meta: Any, name: Token) -> n.Run:
-        return n.Run(self.span(meta), str(name))
+    def run_stmt(self, meta: Any, run: n.Run) -> n.Run:
+        return dataclasses.replace(run, span=self.span(meta))
+
+    @v_args(meta=True)
+    def run_list(self, meta: Any, items: list[Token | None]) -> n.Run:
+        """The orders a `run` names; the span is the list's own (`phase x: run a` points at `a`)."""
+        *names, together = items
+        named = tuple((str(t), self.tspan(t)) for t in names if t is not None)
+        return n.Run(self.span(meta), named[0][0], named, together is not None)
+
+    @v_args(meta=True, inline=True)
+    def halt_stmt(self, meta: Any, tok: Token) -> n.Halt:
+        return n.Halt(self.span(meta), self.text(tok))
 
     @v_args(meta=True, inline=True)
     def news_stmt(self, meta: Any, tok: Token) -> n.News:

@@ -53,6 +53,7 @@ CHECK_BODIES: tuple[Pass, ...] = (
 ANALYSE: tuple[Pass, ...] = (
     coverage.check,      # rows for every combination of things; ranges empty, never used, overlapping, gaps
     orders.unrun,        # game orders no phase runs (W0102)
+    orders.halts_in_effects,  # an order's effect calling a procedure that can `halt` (E0430)
     secrets.check,       # reports and texts that would show a secret parameter (E0307)
     analyse.shadowed,    # syntaxes an earlier order always takes first
     orders.unused_groups,

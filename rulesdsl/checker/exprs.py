@@ -1218,20 +1218,13 @@ class ExprChecker:
             self.arguments(node.func, args, node.args, proc.params, node.span)
             return ir.CallProc(line, node.func, args)
         if isinstance(node, n.Run):
-            if not ctx.allow_run:
-                self.err(node.span, "E0333", "`run` belongs in a phase",
-                         help=f"run it from a phase: `phase {node.order}: run {node.order}`, or `run {node.order}` "
-                              "inside a `phase NAME { ... }`")
-                # The misplaced `run` is the mistake; the order is not also "never run" (W0102).
-                self.env.meant_runs.add(node.order)
-            order = self.env.orders.get(node.order)
-            if order is None or order.kind != "game":
-                games = [k for k, o in self.env.orders.items() if o.kind == "game"]
-                self.err(node.span, "E0320", f"unknown order `{node.order}`", suggest(node.order, games))
-                # The misspelt `run` is the mistake; its order is not also "never run" (W0102).
-                self.env.meant_runs.update(difflib.get_close_matches(node.order, games, n=1))
-                return None
-            return ir.Run(line, node.order)
+            return self.run(node, ctx, line)
+        if isinstance(node, n.Halt):
+            if ctx.kind == "order":
+                self.err(node.span, "E0430", "`halt` in an order's effect: one player's order would stop "
+                         "every player's turn", help="end the order with `fail \"...\"`, or check the state in "
+                         "a phase and `halt` there")
+            return ir.Halt(line, self.text(node.text, scope, ctx))
         if isinstance(node, n.News):
             return ir.News(line, self.text(node.text, scope, ctx))
         if isinstance(node, n.Tell):
@@ -1269,6 +1262,40 @@ class ExprChecker:
                               "in the order; to give a player news, write `tell p \"...\"`")
             return ir.Fail(line, self.text(node.text, scope, ctx))
         raise AssertionError(f"unhandled statement {node!r}")
+
+    def run(self, node: n.Run, ctx: Context, line: int) -> ir.Run | None:
+        """`run a` or `run a, b together`: the game orders it carries out, each named once."""
+        named = node.named()
+        several = len(named) > 1
+        shown = f"run {', '.join(name for name, _ in named)}"
+        if several and not node.together:
+            self.err(node.span, "E0431", f"`{shown}` names several orders without saying `together`",
+                     help=f"write `{shown} together` to carry them out in one round robin, each player's in "
+                          "the order written; or run each in its own `run`, one kind after the other")
+        elif node.together and not several:
+            self.err(node.span, "E0431", f"`{shown} together` names one order: there is nothing to run it with",
+                     help=f"write `{shown}`, or name the other orders it runs with: `{shown}, OTHER together`")
+        if not ctx.allow_run:
+            self.err(node.span, "E0333", "`run` belongs in a phase",
+                     help=f"run it from a phase: `phase {node.order}: run {node.order}`, or `{shown}` "
+                          "inside a `phase NAME { ... }`")
+            # The misplaced `run` is the mistake; its orders are not also "never run" (W0102).
+            self.env.meant_runs.update(name for name, _ in named)
+        games = [k for k, o in self.env.orders.items() if o.kind == "game"]
+        out: list[str] = []
+        for name, span in named:
+            order = self.env.orders.get(name)
+            where = span if several else node.span
+            if order is None or order.kind != "game":
+                self.err(where, "E0320", f"unknown order `{name}`", suggest(name, games))
+                # The misspelt `run` is the mistake; its order is not also "never run" (W0102).
+                self.env.meant_runs.update(difflib.get_close_matches(name, games, n=1))
+            elif name in out:
+                self.err(where, "E0429", f"`{shown} together` names order `{name}` twice",
+                         help=f"name `{name}` once: its orders are carried out once, in the round robin")
+            else:
+                out.append(name)
+        return ir.Run(line, tuple(out)) if out else None
 
     def _use_value_hint(self, call: n.Call, value: ir.Expr) -> str:
         """E0332's hint: the call in a statement that uses its value, in the ruleset's names where it can."""

@@ -445,6 +445,7 @@ def phases(c: Checking) -> None:
                 continue
             assert stmt.span is not None
             in_loop = id(stmt) in looped
+            shown = ", ".join(stmt.orders) + (" together" if len(stmt.orders) > 1 else "")
             if d.before_orders:
                 env.diags.error(stmt.span, "E0417", "a phase `before orders` runs before any order is read",
                                 help="run orders in a phase of the sequence proper")
@@ -453,13 +454,15 @@ def phases(c: Checking) -> None:
                                 "before any order exists", help="run orders in a phase of the turn")
                 continue  # not a place the order is run: its run in a phase of the turn is no second one
             if in_loop:
-                env.diags.error(stmt.span, "E0417", f"`run {stmt.order}` inside `for each` would carry out the "
+                env.diags.error(stmt.span, "E0417", f"`run {shown}` inside `for each` would carry out the "
                                 "same orders again and again", help="run the orders once, then go through "
-                                f"`orders({stmt.order})`")
-            if stmt.order in runs:
-                env.diags.error(stmt.span, "E0413", f"order `{stmt.order}` is already run at {runs[stmt.order]}",
-                                help="an order runs in one phase")
-            runs[stmt.order] = stmt.span
+                                f"`orders({stmt.orders[0]})`")
+            # Each kind of a `run ... together` is run there: a second run of it anywhere is E0413.
+            for order in stmt.orders:
+                if order in runs:
+                    env.diags.error(stmt.span, "E0413", f"order `{order}` is already run at {runs[order]}",
+                                    help="an order runs in one phase")
+                runs[order] = stmt.span
         if d.at_start:
             # Nothing written now reaches a player: the starting reports carry no news and no messages.
             for stmt in ir.walk(body):
@@ -498,6 +501,35 @@ def unrun(c: Checking) -> None:
                                    "or remove the order")
             out.append(name)
     c.program.unrun_orders = tuple(out)
+
+
+def halts_in_effects(c: Checking) -> None:
+    """E0430 where an order's effect calls a procedure that can `halt`, itself or through the procedures it
+    calls: one player's line would stop every player's turn. (A `halt` in the effect itself is E0430 as it is
+    checked.) Runs once every procedure's body is known, so the call graph is whole, recursion included."""
+    procs = c.program.procedures
+    calls = {p.name: [s.proc for s in ir.walk(p.body) if isinstance(s, ir.CallProc)] for p in procs}
+    halting: dict[str, ir.Halt] = {}  # each procedure that can halt, and the `halt` it reaches
+    for p in procs:
+        first = next((s for s in ir.walk(p.body) if isinstance(s, ir.Halt)), None)
+        if first is not None:
+            halting[p.name] = first
+    changed = True
+    while changed:
+        changed = False
+        for p in procs:
+            callee = next((x for x in calls[p.name] if x in halting), None) if p.name not in halting else None
+            if callee is not None:
+                halting[p.name] = halting[callee]
+                changed = True
+    for o in c.program.orders:
+        for s in ir.walk(o.effect):
+            if isinstance(s, ir.CallProc) and s.proc in halting:
+                assert s.span is not None
+                c.env.diags.error(s.span, "E0430", f"procedure `{s.proc}` can `halt`, and this order's effect "
+                                  "calls it: one player's order would stop every player's turn",
+                                  help="end the order with `fail \"...\"` instead, or call the procedure from a phase",
+                                  notes=[f"the `halt` is at {halting[s.proc].span}"])
 
 
 _CHANGES = (ir.Assign, ir.Add, ir.Remove, ir.Clear, ir.CallProc, ir.News, ir.Tell)

@@ -100,6 +100,8 @@ class _Secrets:
             return shown, reported
         if isinstance(node, ir.Interp):
             return self.text(node, chance)
+        if isinstance(node, ir.Halt):
+            return set(), set()  # its reason is for the GM, who may read secrets; no player sees it
         shown, reported = set(), set()
         if isinstance(node, ir.ParamRef) and self._param(node.name):
             shown.add(node.name)

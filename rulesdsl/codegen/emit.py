@@ -560,7 +560,9 @@ class Emitter:
         elif isinstance(s, ir.CallProc):
             w.line(f"{names.procedure(s.proc)}(" + ", ".join(["g", *(self.ex(a) for a in s.args)]) + ")", s.line)
         elif isinstance(s, ir.Run):
-            w.line(f"g.run({s.order!r})", s.line)
+            w.line(f"g.run({', '.join(map(repr, s.orders))})", s.line)
+        elif isinstance(s, ir.Halt):
+            w.line(f"raise {self.rt('Halt')}({self.ex(s.text)})", s.line)
         elif isinstance(s, ir.News):
             w.line(f"g.news({self.ex(s.text)})", s.line)
         elif isinstance(s, ir.Tell):

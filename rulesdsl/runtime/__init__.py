@@ -9,6 +9,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rulesdsl.runtime.core import (
+    Halt,
     Numbered,
     OrderFailed,
     OrderRec,
@@ -103,6 +104,7 @@ __all__ = [
     "Fraction",
     "GridSpec",
     "GroupSpec",
+    "Halt",
     "Numbered",
     "OrderFailed",
     "OrderRec",

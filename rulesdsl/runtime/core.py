@@ -82,6 +82,11 @@ class OrderFailed(Exception):
     """Raised by `fail "..."` in an order's effect: the order fails with that reason."""
 
 
+class Halt(Exception):
+    """Raised by `halt "..."` in a phase or a procedure: the rules refuse to go on. The game is not made, or
+    the turn not processed; the reason is for the GM (engine.locate words it as `halted: REASON`)."""
+
+
 class RulesError(Exception):
     """A failure inside a generated module, pointed at the `.rules` line it came from, the rule that holds
     that line (`function tax`), and what the engine was doing (`order "T,3" of Ann`)."""

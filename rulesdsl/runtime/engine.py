@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from rulesdsl.runtime import sectors
 from rulesdsl.runtime.core import (
+    Halt,
     Numbered,
     OrderFailed,
     OrderRec,
@@ -116,6 +117,9 @@ class Game:
         self._news: list[str] = []
         self.turns: dict[str, PlayerTurn] = {}
         self._batch: dict[str, list[OrderRec]] = {}
+        # Each player's orders taken this turn, in the order taken, the players in this turn's rotation: what
+        # `run a, b together` interleaves.
+        self._taken: list[list[OrderRec]] = []
         # The orders carried out this turn, by kind, a list for every order of the ruleset: `orders(kind)` where
         # a loop or an aggregate only goes through it, read by generated code as `g.orders_done[kind]` (no call:
         # Covert reads it for every country and player in its revolutions, 660 times a day at 20 players).
@@ -195,11 +199,19 @@ class Game:
         `orders_done` read it: the engine's own list, not a copy."""
         return self.orders_done[kind]
 
-    def run(self, kind: str) -> None:
-        """Carries out this turn's orders of one kind, in the order chosen (`_choose`)."""
-        spec, execute = self.orders[kind], self._execute
-        for rec in self._batch.get(kind, ()):
-            execute(spec, rec)
+    def run(self, kind: str, *more: str) -> None:
+        """Carries out this turn's orders of one kind, in the order chosen (`_choose`); with `more` kinds
+        (`run a, b together`), the orders of all of them in one round robin, each player's in the order taken."""
+        execute = self._execute
+        if not more:
+            spec = self.orders[kind]
+            for rec in self._batch.get(kind, ()):
+                execute(spec, rec)
+            return
+        kinds = {kind, *more}  # only asked for membership: no order comes from the set
+        orders = self.orders
+        for rec in _round_robin([[r for r in taken if r.kind in kinds] for taken in self._taken]):
+            execute(orders[rec.kind], rec)
 
     @contextmanager
     def doing(self, what: str) -> Iterator[None]:
@@ -215,7 +227,7 @@ class Game:
     def process_turn(self, submissions: list[tuple[str, str]]) -> None:
         """Runs one turn in place. Callers keep the previous state: on any error it is still theirs."""
         self.turn += 1
-        self._news, self._batch, self._rngs = [], {}, {}
+        self._news, self._batch, self._rngs, self._taken = [], {}, {}, []
         self.orders_done = {name: [] for name in self.orders}
         self.warnings, self.unrouted, self.games_named = [], [], []
         self.turns = {p._key: PlayerTurn(was_active=p.active) for p in self.all_players}
@@ -274,6 +286,8 @@ class Game:
                 rule = _last_before(self.spec.rule_map, lineno, "")
         kind = type(exc).__name__
         msg = str(exc) if isinstance(exc, (TableMiss, IndexError)) else f"{kind}: {exc}"
+        if isinstance(exc, Halt):
+            msg = f"halted: {exc}"
         if isinstance(exc, ZeroDivisionError):
             msg = "division by zero"
         elif isinstance(exc, RecursionError):
@@ -401,11 +415,9 @@ class Game:
         n = len(self.all_players)
         start = (self.turn - 1) % n if n else 0
         rotated = self.all_players[start:] + self.all_players[:start]
+        self._taken = [chosen[p._key] for p in rotated]
         for kind in self.orders:
-            lists = [[r for r in chosen[p._key] if r.kind == kind] for p in rotated]
-            batch: list[OrderRec] = []
-            for rnd in range(max((len(x) for x in lists), default=0)):
-                batch.extend(x[rnd] for x in lists if rnd < len(x))
+            batch = _round_robin([[r for r in taken if r.kind == kind] for taken in self._taken])
             if batch:
                 self._batch[kind] = batch
 
@@ -604,6 +616,14 @@ def _ask(check: Callable[[Game, PlayerBase, OrderRec], str | None] | None, g: Ga
         return check(g, me, rec)
     except TooManyRounds as e:
         return str(e)
+
+
+def _round_robin(lists: list[list[OrderRec]]) -> list[OrderRec]:
+    """The first order of each list, in the lists' order, then the second of each, and so on."""
+    out: list[OrderRec] = []
+    for rnd in range(max((len(x) for x in lists), default=0)):
+        out.extend(x[rnd] for x in lists if rnd < len(x))
+    return out
 
 
 def _last_before(pairs: tuple[tuple[int, T], ...], pyline: int, none: T) -> T:

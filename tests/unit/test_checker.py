@@ -344,6 +344,24 @@ CASES: dict[str, Case] = {
     "E0412": add('personal order o2 "O,{x}" {\n x: int\n cost money(1)  #!\n}\n', "E0412"),
     "E0413": add("phase again: run put  #!\n", "E0413"),
     "W0102": add('order o2 "O,{x}" { x: int }  #!\n', "W0102", "phase o2: run o2"),
+    # `run ... together`: each kind is run there (E0413 for another run of one), named once, with `together`
+    "E0413-together": add('order o2 "O,{x}" { x: int }\nphase q: run o2, put together  #!\n', "E0413"),
+    "E0429": Case("E0429", BASE.replace("phase putting: run put", "phase putting: run put, put together  #!")),
+    "E0431-without-together": add('order o2 "O,{x}" { x: int }\norder o3 "Q,{x}" { x: int }\n'
+                                  'phase q {\n run o2, o3  #!\n}\n', "E0431", "run o2, o3 together"),
+    "E0431-together-alone": Case("E0431", BASE.replace("phase putting: run put",
+                                                       "phase putting: run put together  #!"), "write `run put`"),
+    "E0320-together": add('order o2 "O,{x}" { x: int }\nphase q: run o2, pot together  #!\n', "E0320",
+                          "did you mean `put`?"),
+    "E0417-together-in-loop": add('order o2 "O,{x}" { x: int }\norder o3 "Q,{x}" { x: int }\n'
+                                  'phase q {\n for each b in Box {\n  run o2, o3 together  #!\n }\n}\n', "E0417"),
+    # `halt`: in phases and procedures, never where one player's order would stop every player's turn
+    "E0430": add('order o2 "O,{x}" {\n x: int\n effect {\n  halt "no {x}"  #!\n }\n}\nphase q: run o2\n',
+                 "E0430", "fail"),
+    "E0430-through-a-procedure": add('procedure stuck(x: int) {\n if x > 3 { halt "stuck at {x}" }\n}\n'
+                                     'procedure step(x: int) { stuck(x) }\n'
+                                     'order o2 "O,{x}" {\n x: int\n effect {\n  step(x)  #!\n }\n}\n'
+                                     "phase q: run o2\nphase r { step(1) }\n", "E0430"),
     "E0415": add("victory v for p { when p.active held for 0 turns }  #!\n", "E0415"),
     # ------------------------------------------------------------ the report
     "E0501": add('report { template "t.report.j2" }  #!\n', "E0501"),
