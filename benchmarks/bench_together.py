@@ -69,7 +69,8 @@ def mail(players: int, lines: int) -> list[tuple[str, str]]:
     for p in range(players):
         body = [f"p{p}", f"C{p}"]
         for i in range(lines):
-            body.append((f"D {i % 100 + 1}", f"L {i + 1} {i + 2}", f"S {i + 1} {i % 45 + 1}", f"N {i + 1} Town{i}")[i % 4])
+            kinds = (f"D {i % 100 + 1}", f"L {i + 1} {i + 2}", f"S {i + 1} {i % 45 + 1}", f"N {i + 1} Town{i}")
+            body.append(kinds[i % 4])
         out.append((f"p{p}.txt", "\n".join(body) + "\n"))
     return out
 
