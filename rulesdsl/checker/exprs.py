@@ -1266,13 +1266,27 @@ class ExprChecker:
     def run(self, node: n.Run, ctx: Context, line: int) -> ir.Run | None:
         """`run a` or `run a, b together`: the game orders it carries out, each named once."""
         named = node.named()
+        together = node.together
+        if not together and named[-1][0] == "together" and "together" not in self.env.orders:
+            # `run a, b, together` or `run together`: after a comma, or alone, the word reads as an order's name.
+            named, together = named[:-1], True
+            listed = ", ".join(name for name, _ in named)
+            if not named:
+                self.err(node.span, "E0431", "`run together` names no order",
+                         help="name the orders it carries out: `run a, b together`")
+                return None
+            self.err(node.named()[-1][1], "E0431", "`together` comes after the last order, with no comma before it",
+                     help=f"write `run {listed} together`" if len(named) > 1 else
+                     f"write `run {listed}`, or name the orders it runs with: `run {listed}, OTHER together`")
+            if len(named) == 1:
+                together = False  # said once is enough: not also "together after one order"
         several = len(named) > 1
         shown = f"run {', '.join(name for name, _ in named)}"
-        if several and not node.together:
+        if several and not together:
             self.err(node.span, "E0431", f"`{shown}` names several orders without saying `together`",
                      help=f"write `{shown} together` to carry them out in one round robin, each player's in "
                           "the order written; or run each in its own `run`, one kind after the other")
-        elif node.together and not several:
+        elif together and not several:
             self.err(node.span, "E0431", f"`{shown} together` names one order: there is nothing to run it with",
                      help=f"write `{shown}`, or name the other orders it runs with: `{shown}, OTHER together`")
         if not ctx.allow_run:

@@ -351,6 +351,10 @@ CASES: dict[str, Case] = {
                                   'phase q {\n run o2, o3  #!\n}\n', "E0431", "run o2, o3 together"),
     "E0431-together-alone": Case("E0431", BASE.replace("phase putting: run put",
                                                        "phase putting: run put together  #!"), "write `run put`"),
+    "E0431-comma-before-together": Case("E0431", BASE.replace("phase putting: run put", 'order o2 "O,{x}" { x: int }\n'
+                                       "phase putting: run put, o2, together  #!"), "write `run put, o2 together`"),
+    "E0431-together-alone-no-order": Case("E0431", BASE.replace("phase putting: run put",
+                                                                "phase putting: run put\nphase q: run together  #!")),
     "E0320-together": add('order o2 "O,{x}" { x: int }\nphase q: run o2, pot together  #!\n', "E0320",
                           "did you mean `put`?"),
     "E0417-together-in-loop": add('order o2 "O,{x}" { x: int }\norder o3 "Q,{x}" { x: int }\n'
