@@ -481,3 +481,16 @@ def test_every_keyword_may_name_a_field_or_argument_before_a_colon() -> None:
     words = {t.pattern.value for t in lark.terminals if t.pattern.type == "str" and t.pattern.value.isidentifier()}
     listed = set(lark.get_terminal("KEYWORD_NAME").pattern.value.split("(", 1)[1].split(")", 1)[0].split("|"))
     assert listed == words - {"true", "false", "none"}
+
+
+def test_run_together_names_each_order_where_it_is_written() -> None:
+    module = parse_ok("phase a: run put, take together\nphase b {\n  run keep\n  halt \"no {x}\"\n}\n")
+    short, block = module.decls
+    assert isinstance(short, n.PhaseDecl) and isinstance(block, n.PhaseDecl)
+    [run] = short.body
+    assert isinstance(run, n.Run) and run.together
+    assert [(name, at(span)) for name, span in run.named()] == [("put", (1, 14)), ("take", (1, 19))]
+    single, halt = block.body
+    assert isinstance(single, n.Run) and not single.together and [name for name, _ in single.named()] == ["keep"]
+    assert at(single.span) == (3, 3)
+    assert isinstance(halt, n.Halt) and at(halt.span) == (4, 3)
