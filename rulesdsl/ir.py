@@ -311,6 +311,8 @@ class Run(Stmt):
     # The kinds carried out, in the order named: one for `run a`; several for `run a, b together`, which
     # carries them out in one round robin, each player's orders in the order they were taken.
     orders: tuple[str, ...]
+    # Where each order is named in `run a, b together` (for diagnostics); () for `run a`: the statement's span.
+    spans: tuple[Span, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)

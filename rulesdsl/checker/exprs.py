@@ -1297,6 +1297,7 @@ class ExprChecker:
             self.env.meant_runs.update(name for name, _ in named)
         games = [k for k, o in self.env.orders.items() if o.kind == "game"]
         out: list[str] = []
+        spans: list[Span] = []
         for name, span in named:
             order = self.env.orders.get(name)
             where = span if several else node.span
@@ -1309,7 +1310,8 @@ class ExprChecker:
                          help=f"name `{name}` once: its orders are carried out once, in the round robin")
             else:
                 out.append(name)
-        return ir.Run(line, tuple(out)) if out else None
+                spans.append(span)
+        return ir.Run(line, tuple(out), tuple(spans) if several else ()) if out else None
 
     def _use_value_hint(self, call: n.Call, value: ir.Expr) -> str:
         """E0332's hint: the call in a statement that uses its value, in the ruleset's names where it can."""

@@ -458,11 +458,11 @@ def phases(c: Checking) -> None:
                                 "same orders again and again", help="run the orders once, then go through "
                                 f"`orders({stmt.orders[0]})`")
             # Each kind of a `run ... together` is run there: a second run of it anywhere is E0413.
-            for order in stmt.orders:
+            for order, span in zip(stmt.orders, stmt.spans or (stmt.span,) * len(stmt.orders), strict=True):
                 if order in runs:
-                    env.diags.error(stmt.span, "E0413", f"order `{order}` is already run at {runs[order]}",
+                    env.diags.error(span, "E0413", f"order `{order}` is already run at {runs[order]}",
                                     help="an order runs in one phase")
-                runs[order] = stmt.span
+                runs[order] = span
         if d.at_start:
             # Nothing written now reaches a player: the starting reports carry no news and no messages.
             for stmt in ir.walk(body):
