@@ -247,3 +247,13 @@ def test_a_halt_in_a_phase_before_orders_stops_the_turn_too(tmp_path: Path) -> N
     turn(folder, tmp_path, [], [])
     with pytest.raises(GameError, match=r"t\.rules:\d+: halted: turn 2 is not ready \(in phase check\)$"):
         turn(folder, tmp_path, [], [])
+
+
+def test_a_kind_run_together_and_again_is_pointed_at_where_it_is_named(tmp_path: Path) -> None:
+    rules = RULES.replace("phase make at start {", "phase again: run take\nphase make at start {")
+    checked = check_text(tmp_path, rules, TEMPLATE)
+    [d] = checked.diagnostics
+    line = rules.splitlines().index("phase again: run take") + 1
+    # The phase written first runs it; the caret is under `take` in the list of the phase after it.
+    assert (d.code, d.span.line, d.span.col) == ("E0413", line + 4, 23)
+    assert d.message == f"order `take` is already run at t.rules:{line}:18"
