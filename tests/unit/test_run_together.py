@@ -257,3 +257,55 @@ def test_a_kind_run_together_and_again_is_pointed_at_where_it_is_named(tmp_path:
     # The phase written first runs it; the caret is under `take` in the list of the phase after it.
     assert (d.code, d.span.line, d.span.col) == ("E0413", line + 4, 23)
     assert d.message == f"order `take` is already run at t.rules:{line}:18"
+
+
+UNITS = '''ruleset "Divisions" { turn "turn" }
+thing Division numbered per owner {
+  regiments: int = 1
+}
+player { pp: money = 0 }
+orders { header "{account}", "{code}" }
+order split "S {unit} {regiments}" {
+  unit: Division
+  regiments: 1..45
+  require unit.regiments > regiments else "division {unit} has only {unit.regiments} regiments"
+  effect {
+    unit.regiments -= regiments
+    new Division(owner: me, regiments: regiments)
+  }
+}
+order link "L {unit} {other}" {
+  unit: Division
+  other: Division
+  valid unit != other else "a division cannot link with itself"
+  effect {
+    unit.regiments += other.regiments
+    destroy other
+  }
+}
+PHASES
+report {
+  pp = me.pp
+  template "t.report.j2"
+}
+'''
+
+
+@pytest.mark.parametrize(("phases", "divisions"), [
+    # Warlord's step 1: "S 1 4" then "L 2 1" splits division 1, then links what is left of it into division 2.
+    ("phase immediate: run split, link together", [(2, 9), (3, 4)]),
+    # One kind after the other, every link comes first: division 1 is gone when its split's turn comes.
+    ("phase links: run link\nphase splits: run split", [(2, 13)]),
+])
+def test_numbered_units_split_then_link_as_written(tmp_path: Path, phases: str, divisions: list[tuple[int, int]]
+                                                   ) -> None:
+    path = write_ruleset(tmp_path / "rules", UNITS.replace("PHASES", phases), TEMPLATE.replace("seq {{ seq }}\n", ""))
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(yaml.safe_dump({"players": PLAYERS, "Division": [
+        {"owner": "ann", "number": 1, "regiments": 10}, {"owner": "ann", "number": 2, "regiments": 3}]}),
+        encoding="utf-8")
+    folder = GameFolder.create(path, tmp_path / "game", scenario, None)
+    _, state = turn(folder, tmp_path, ["S 1 4", "L 2 1"], [])
+    rows = state["Division"]
+    assert isinstance(rows, dict) and rows["columns"] == ["owner", "number", "regiments"]
+    assert [(r[1], r[2]) for r in rows["rows"]] == divisions, rows
