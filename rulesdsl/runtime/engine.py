@@ -3,11 +3,12 @@
 Generic for every ruleset: the compiled module says which orders exist, what they cost and do, and
 in which phases they run. A turn, in `Game.process_turn`: the mail is read (runtime/mail.py), each
 player's orders for the turn are chosen (`Game._choose`: standing orders read again, orders on file,
-limits, groups, once sets, round robin), the phases run them, and each order is carried out in one place
-(`Game._execute`), whether a phase runs it or, for a personal order, the mail that holds it. At the end of
-the turn the standing orders that ran are kept for the next (`Game._keep_standing`); then victory is judged.
-The phases `at start` run once, when a game is made (`Game.run_start_phases`, called by runtime/state.py's
-new_game), and in no turn.
+limits, groups, once sets, round robin), the phases run them (`Game.run`: one kind, or several kinds
+together in one round robin), and each order is carried out in one place (`Game._execute`), whether a phase
+runs it or, for a personal order, the mail that holds it. At the end of the turn the standing orders that ran
+are kept for the next (`Game._keep_standing`); then victory is judged. The phases `at start` run once, when a
+game is made (`Game.run_start_phases`, called by runtime/state.py's new_game), and in no turn. A `halt` in a
+phase raises core.Halt, which `Game.locate` words for the GM like any failure of the rules.
 """
 
 from __future__ import annotations
