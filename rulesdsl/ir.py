@@ -168,6 +168,15 @@ class CallFn(Expr):
 
 
 @dataclass(frozen=True)
+class CallProcValue(Expr):
+    """A procedure declared `-> TYPE`, called for its value: it may change the state and draw at random, so it
+    stands only where statements could (see checker: E0368, E0369)."""
+
+    proc: str
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
 class Builtin(Expr):
     func: str
     args: tuple[Expr, ...]
@@ -369,6 +378,31 @@ class Destroy(Stmt):
     target: Expr
 
 
+@dataclass(frozen=True)
+class While(Stmt):
+    """`while COND { ... }`: the condition asked before each round; at most MAX_ROUNDS rounds."""
+
+    cond: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Return(Stmt):
+    """`return [VALUE]`: the procedure, effect or phase is done (an effect's order has succeeded)."""
+
+    value: Expr | None
+
+
+@dataclass(frozen=True)
+class Break(Stmt):
+    """`break`: leave the innermost loop."""
+
+
+@dataclass(frozen=True)
+class Skip(Stmt):
+    """`skip`: the innermost loop goes on to its next round (a `while` asks its condition again)."""
+
+
 # ---------------------------------------------------------------- declarations
 
 
@@ -472,6 +506,7 @@ class Procedure(Node):
     params: tuple[tuple[str, Ty], ...]
     body: tuple[Stmt, ...]
     line: int
+    result: Ty | None = None  # `-> TYPE`: every path ends in `return VALUE` (E0367)
 
 
 @dataclass(frozen=True)

@@ -289,6 +289,27 @@ class Destroy(Stmt):
     target: Expr
 
 
+@dataclass(frozen=True)
+class While(Stmt):
+    cond: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class Return(Stmt):
+    value: Expr | None
+
+
+@dataclass(frozen=True)
+class Break(Stmt):
+    """`break`: leave the innermost loop."""
+
+
+@dataclass(frozen=True)
+class Skip(Stmt):
+    """`skip`: go on to the innermost loop's next round."""
+
+
 # ---------------------------------------------------------------- declarations
 
 
@@ -442,6 +463,7 @@ class DefineDecl(Decl):
 class ProcedureDecl(Decl):
     params: tuple[Param, ...]
     body: tuple[Stmt, ...]
+    result: TypeRef | None = None  # `-> TYPE`: what its `return VALUE` gives
 
 
 @dataclass(frozen=True)

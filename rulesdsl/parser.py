@@ -367,9 +367,10 @@ class _Builder(Transformer[Any, Any]):
                             name_span=self.tspan(name))
 
     @v_args(meta=True, inline=True)
-    def procedure_decl(self, meta: Any, name: Token, params: list[n.Param] | None,
+    def procedure_decl(self, meta: Any, name: Token, params: list[n.Param] | None, result: n.TypeRef | None,
                        body: tuple[n.Stmt, ...]) -> n.ProcedureDecl:
-        return n.ProcedureDecl(self.span(meta), str(name), tuple(params or ()), body, name_span=self.tspan(name))
+        return n.ProcedureDecl(self.span(meta), str(name), tuple(params or ()), body, result,
+                               name_span=self.tspan(name))
 
     # -- orders
     @v_args(meta=True, inline=True)
@@ -649,6 +650,22 @@ class _Builder(Transformer[Any, Any]):
     @v_args(inline=True)
     def new_item(self, name: Token, value: n.Expr) -> tuple[str, Span, n.Expr]:
         return (str(name), self.tspan(name), value)
+
+    @v_args(meta=True, inline=True)
+    def while_stmt(self, meta: Any, cond: n.Expr, body: tuple[n.Stmt, ...]) -> n.While:
+        return n.While(self.span(meta), cond, body)
+
+    @v_args(meta=True, inline=True)
+    def return_stmt(self, meta: Any, value: n.Expr | None) -> n.Return:
+        return n.Return(self.span(meta), value)
+
+    @v_args(meta=True)
+    def break_stmt(self, meta: Any, _: list[Any]) -> n.Break:
+        return n.Break(self.span(meta))
+
+    @v_args(meta=True)
+    def skip_stmt(self, meta: Any, _: list[Any]) -> n.Skip:
+        return n.Skip(self.span(meta))
 
     @v_args(meta=True, inline=True)
     def fail_stmt(self, meta: Any, tok: Token) -> n.Fail:
@@ -946,7 +963,7 @@ _CHAR_HINTS = {
 # Words from other languages that designers write by habit, and what this language says instead.
 _FOREIGN = {
     "elif": "write `else if`", "elsif": "write `else if`", "elseif": "write `else if`",
-    "foreach": "write `for each`", "while": "repeat with `for each` over a list",
+    "foreach": "write `for each`",
     "return": "a function's body is one expression after `=`", "def": "write `define NAME(...) -> TYPE = ...`",
     "function": "write `define NAME(...) -> TYPE = ...`", "var": "write `let`", "const": "write `param`",
     "True": "write `true`", "False": "write `false`", "None": "write `none`", "null": "write `none`",
@@ -961,7 +978,9 @@ def _foreign(file: str, tokens: list[Token]) -> Diagnostic | None:
     for tok in reversed(tokens):
         if tok.type != "STRING" and str(tok) in _FOREIGN and tok.line is not None and tok.column is not None:
             span = Span(file, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
-            return Diagnostic(span, "E0103", f"`{tok}` is not a word of this language", help=_FOREIGN[str(tok)])
+            # `return` is a statement of procedures, phases and effects, but no word of a function's `= ...`.
+            said = "cannot stand here" if str(tok) in _keywords() else "is not a word of this language"
+            return Diagnostic(span, "E0103", f"`{tok}` {said}", help=_FOREIGN[str(tok)])
     return None
 
 

@@ -12,6 +12,7 @@ import dataclasses
 from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
+from rulesdsl.checker import flow
 from rulesdsl.checker.env import Context, Env, FuncInfo, Scope
 from rulesdsl.checker.exprs import ExprChecker, show_expr
 from rulesdsl.checker.state import Checking
@@ -96,8 +97,10 @@ def procedures(c: Checking) -> None:
         scope = Scope()
         for pname, pty in info.params:
             scope.declare(pname, pty)
-        body = c.exprs.stmts(info.decl.body, scope, Context("procedure"))
-        out.append(ir.Procedure(name, info.params, body, info.decl.span.line, span=info.decl.span))
+        body = c.exprs.stmts(info.decl.body, scope, Context("procedure", proc=name, result=info.result))
+        if info.result is not None:
+            flow.must_return(c.env, info.decl, body)
+        out.append(ir.Procedure(name, info.params, body, info.decl.span.line, info.result, span=info.decl.span))
     c.program.procedures = out
 
 

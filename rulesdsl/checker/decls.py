@@ -709,7 +709,7 @@ def links(c: Checking) -> None:
 # ---------------------------------------------------------------- functions and procedures
 
 def signatures(c: Checking) -> None:
-    """The parameter types and declared result of every function, and the parameters of every procedure."""
+    """The parameter types and declared result of every function and procedure."""
     env = c.env
     for info in env.functions.values():
         info.params = tuple((p.name, env.resolve_type(p.type)) for p in info.decl.params)
@@ -717,3 +717,5 @@ def signatures(c: Checking) -> None:
             info.result = env.resolve_type(info.decl.result)
     for pinfo in env.procedures.values():
         pinfo.params = tuple((p.name, env.resolve_type(p.type)) for p in pinfo.decl.params)
+        if pinfo.decl.result is not None:
+            pinfo.result = env.resolve_type(pinfo.decl.result)

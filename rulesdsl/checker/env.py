@@ -75,6 +75,7 @@ class FuncInfo:
 class ProcInfo:
     decl: n.ProcedureDecl
     params: tuple[tuple[str, T.Ty], ...] = ()
+    result: T.Ty | None = None  # `-> TYPE`: it gives a value, and may be called for it
 
 
 @dataclass
@@ -172,6 +173,12 @@ class Context:
     allow_chance: bool = True
     allow_fail: bool = False
     allow_run: bool = False
+    proc: str = ""  # the procedure whose body this is
+    result: T.Ty | None = None  # what its `return VALUE` must be: a procedure declared `-> TYPE`
+    loop: bool = False  # inside a loop's body, where `break` and `skip` belong
+    # Where a procedure's value may not be asked although chance may be drawn ("an aggregate", "a loop's
+    # `where`"): these may ask an item's condition in another order, through an index, or stop early.
+    no_calls: str = ""
 
 
 class Scope:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
 from fractions import Fraction
@@ -11,6 +12,7 @@ from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
 from rulesdsl.builtins import BUILTINS, CHANCE
+from rulesdsl.checker import flow
 from rulesdsl.checker.env import (
     PLAYER_BUILTINS,
     PLAYER_WRITABLE,
@@ -762,6 +764,8 @@ class ExprChecker:
             return self.table_call(name, node.func_span, node.args, node.span, scope, ctx)
         if name in env.functions:
             return self.call_function(node, scope, ctx)
+        if name in env.procedures and env.procedures[name].result is not None:
+            return flow.call_value(self, node, scope, ctx)
         if name in env.procedures:
             env.used.add(name)
             self.err(node.func_span, "E0318", f"`{name}` is a procedure: it does things and has no value",
@@ -917,6 +921,7 @@ class ExprChecker:
 
     def comprehension(self, node: n.Comprehension, scope: Scope, ctx: Context) -> ir.Expr:
         line = node.span.line
+        ctx = flow.no_calls(ctx, "an aggregate or a `[... for ...]`")
         if node.func not in AGGREGATES:
             self.err(node.func_span, "E0327", f"`{node.func}(... for ...)` is not an aggregate",
                      help="aggregates are sum, count, max, min, any, all, best, sorted, list")
@@ -970,6 +975,7 @@ class ExprChecker:
     def route(self, node: n.Route, scope: Scope, ctx: Context) -> ir.Expr:
         """`path(COST for x from A to B)`: A and B sectors, COST the price (int, or none: impassable) of entering x."""
         line = node.span.line
+        ctx = flow.no_calls(ctx, "a `path(...)`")
         sector = self.grid()
         if node.func == "reachable":
             self.err(node.func_span, "E0350", "`reachable` goes from its seeds as far as its condition holds, with no "
@@ -1003,6 +1009,7 @@ class ExprChecker:
         """`reachable(x for x from SEEDS [via STEP] [where COND])`: SEEDS one item or a list or set of items (the
         grid's sectors unless `via` says what joins an item to the next), COND a condition on x."""
         line = node.span.line
+        ctx = flow.no_calls(ctx, "a `reachable(...)`")
         if node.func != "reachable":
             self.err(node.func_span, "E0350", f"`{node.func}(... for x from SEEDS)` is no form of the language: only "
                      "`reachable` is written so",
@@ -1112,7 +1119,34 @@ class ExprChecker:
         return f"to count down, use `{down}` in the body: it goes from the last number to the first"
 
     def stmts(self, nodes: tuple[n.Stmt, ...], scope: Scope, ctx: Context) -> tuple[ir.Stmt, ...]:
-        return tuple(s for s in (self.stmt(x, scope, ctx) for x in nodes) if s is not None)
+        """A block. A statement after one that ends the block never runs (W0212, said once). Past an `if`
+        without `else` whose every branch ends (`if d.goal == none { return }`), what its tests ruled out
+        stays ruled out to the end of the block, as in an `else`."""
+        out: list[ir.Stmt] = []
+        ended: ir.Stmt | None = None
+        warned = False
+        with contextlib.ExitStack() as past:
+            for x in nodes:
+                if ended is not None and not warned:
+                    # One warning for the statements cut off, at the first of them.
+                    self.env.diags.warning(x.span, "W0212", f"this never runs: {flow.what_ends(ended)}",
+                                           help="remove it, or move it before what ends the block")
+                    warned = True
+                s: ir.Stmt | None
+                if isinstance(x, n.If):
+                    s, negatives = self._if(x, scope, ctx)
+                    if s.otherwise is None and negatives and all(
+                            any(flow.ends(b) is not None for b in body) for _, body in s.branches):
+                        past.enter_context(scope.push(negatives, f"the `if` at line {x.span.line}, whose every "
+                                                      "branch ends the block"))
+                else:
+                    s = self.stmt(x, scope, ctx)
+                if s is None:
+                    continue
+                out.append(s)
+                if ended is None:
+                    ended = flow.ends(s)
+        return tuple(out)
 
     def stmt(self, node: n.Stmt, scope: Scope, ctx: Context) -> ir.Stmt | None:
         s = self._stmt(node, scope, ctx)
@@ -1156,19 +1190,7 @@ class ExprChecker:
                 self.expect(value, T.strip_opt(target.ty), node.value.span, f"the amount of `{node.op}`")
             return ir.Assign(line, target, node.op, value)
         if isinstance(node, n.If):
-            branches = []
-            negatives: dict[str, T.Ty] = {}
-            for cnode, body in node.branches:
-                with scope.push(negatives, f"an earlier test of the `if` at line {node.span.line}"):
-                    c = self.cond(cnode, scope, ctx)
-                    with scope.push(self.narrowing(cnode, scope, ctx), f"the `if` at line {cnode.span.line}"):
-                        branches.append((c, self.stmts(body, scope, ctx)))
-                    negatives = {**negatives, **self.narrowing(cnode, scope, ctx, positive=False)}
-            otherwise = None
-            if node.otherwise is not None:
-                with scope.push(negatives, f"an earlier test of the `if` at line {node.span.line}"):
-                    otherwise = self.stmts(node.otherwise, scope, ctx)
-            return ir.If(line, tuple(branches), otherwise)
+            return self._if(node, scope, ctx)[0]
         if isinstance(node, n.For):
             item: T.Ty
             source: ir.Expr
@@ -1187,17 +1209,19 @@ class ExprChecker:
                     self.err(node.source.span, "E0316", f"cannot go through {source.ty.show()}: it is not a list")
             with scope.push():
                 scope.declare(node.var, item)
-                where = self.cond(node.where, scope, ctx) if node.where else None
-                narrow = self.narrowing(node.where, scope, ctx) if node.where else {}
+                wctx = flow.no_calls(ctx, "a loop's `where`")
+                where = self.cond(node.where, scope, wctx) if node.where else None
+                narrow = self.narrowing(node.where, scope, wctx) if node.where else {}
                 with scope.push(narrow, f"the loop's `where` at line {node.where.span.line}" if node.where else ""):
                     # A counted loop's `by` is E0341 already: its key is not also checked.
                     sorted_by = node.by if not isinstance(node.source, n.CountRange) else None
-                    by = self.sort_key(sorted_by, "for", scope, ctx) if sorted_by else None
+                    by = self.sort_key(sorted_by, "for", scope, flow.no_calls(ctx, "a loop's `by`")) \
+                        if sorted_by else None
                     if by is not None and node.by is not None and not isinstance(by.ty, T.Num) \
                             and by.ty not in (T.ANY, T.TEXT):
                         self.err(node.by.span, "E0328", f"cannot sort by {by.ty.show()}",
                                  help="sort by a number or a text")
-                    loop_body = self.stmts(node.body, scope, ctx)
+                    loop_body = self.stmts(node.body, scope, dataclasses.replace(ctx, loop=True))
             return ir.For(line, node.var, source, where, by, node.descending, loop_body)
         if isinstance(node, n.CallStmt):
             if node.func not in self.env.procedures:
@@ -1255,6 +1279,12 @@ class ExprChecker:
             from rulesdsl.checker import units
 
             return units.destroy(self, node, scope, ctx)
+        if isinstance(node, n.While):
+            return flow.while_(self, node, scope, ctx)
+        if isinstance(node, n.Return):
+            return flow.return_(self, node, scope, ctx)
+        if isinstance(node, (n.Break, n.Skip)):
+            return flow.loop_exit(self, node, ctx)
         if isinstance(node, n.Fail):
             if not ctx.allow_fail:
                 self.err(node.span, "E0334", "`fail` belongs in an order's effect",
@@ -1312,6 +1342,22 @@ class ExprChecker:
                 out.append(name)
                 spans.append(span)
         return ir.Run(line, tuple(out), tuple(spans) if several else ()) if out else None
+
+    def _if(self, node: n.If, scope: Scope, ctx: Context) -> tuple[ir.If, dict[str, T.Ty]]:
+        """An `if`, and what its tests rule out when none holds (what an `else` would know)."""
+        branches = []
+        negatives: dict[str, T.Ty] = {}
+        for cnode, body in node.branches:
+            with scope.push(negatives, f"an earlier test of the `if` at line {node.span.line}"):
+                c = self.cond(cnode, scope, ctx)
+                with scope.push(self.narrowing(cnode, scope, ctx), f"the `if` at line {cnode.span.line}"):
+                    branches.append((c, self.stmts(body, scope, ctx)))
+                negatives = {**negatives, **self.narrowing(cnode, scope, ctx, positive=False)}
+        otherwise = None
+        if node.otherwise is not None:
+            with scope.push(negatives, f"an earlier test of the `if` at line {node.span.line}"):
+                otherwise = self.stmts(node.otherwise, scope, ctx)
+        return ir.spanned(ir.If(node.span.line, tuple(branches), otherwise), node.span), negatives
 
     def _use_value_hint(self, call: n.Call, value: ir.Expr) -> str:
         """E0332's hint: the call in a statement that uses its value, in the ruleset's names where it can."""

@@ -439,7 +439,7 @@ def phases(c: Checking) -> None:
         ctx = Context("phase", allow_run=True)
         when = checker.cond(d.when, scope, ctx) if d.when is not None else None
         body = checker.stmts(d.body, scope, ctx)
-        looped = {id(r) for loop in ir.walk(body) if isinstance(loop, ir.For) for r in ir.walk(loop.body)}
+        looped = {id(r) for loop in ir.walk(body) if isinstance(loop, (ir.For, ir.While)) for r in ir.walk(loop.body)}
         for stmt in ir.walk(body):
             if not isinstance(stmt, ir.Run):
                 continue
@@ -535,6 +535,14 @@ def halts_in_effects(c: Checking) -> None:
 _CHANGES = (ir.Assign, ir.Add, ir.Remove, ir.Clear, ir.CallProc, ir.News, ir.Tell)
 
 
+def _calls_procedure(s: ir.Stmt) -> bool:
+    """A statement that asks a procedure for its value (`let r = fight(s)`), which may change the game."""
+    heads: tuple[object, ...] = (
+        tuple(c for c, _ in s.branches) if isinstance(s, ir.If) else (s.source, s.where) if isinstance(s, ir.For)
+        else (s.cond,) if isinstance(s, ir.While) else (s,))
+    return any(isinstance(x, ir.CallProcValue) for h in heads if isinstance(h, ir.Node) for x in ir.walk(h))
+
+
 def _fail_after_change(env: Env, stmts: tuple[ir.Stmt, ...], changed: bool) -> bool:
     """Reports a `fail` that some path reaches after a change: the change would stay."""
     for s in stmts:
@@ -542,14 +550,16 @@ def _fail_after_change(env: Env, stmts: tuple[ir.Stmt, ...], changed: bool) -> b
             assert s.span is not None
             env.diags.error(s.span, "E0418", "`fail` after a change: the order fails but the change stays",
                             help="check the condition first, with `require` or before any change")
-        elif isinstance(s, _CHANGES):
+        elif isinstance(s, _CHANGES) or (_calls_procedure(s) and not isinstance(s, (ir.If, ir.For, ir.While))):
             changed = True
         elif isinstance(s, ir.If):
+            changed = changed or _calls_procedure(s)
             branches = [_fail_after_change(env, body, changed) for _, body in s.branches]
             if s.otherwise is not None:
                 branches.append(_fail_after_change(env, s.otherwise, changed))
             changed = changed or any(branches)
-        elif isinstance(s, ir.For):
+        elif isinstance(s, (ir.For, ir.While)):
+            changed = changed or _calls_procedure(s)
             # A later round of the loop comes after the changes of an earlier one.
             body_changes = _fail_after_change(env, s.body, changed)
             if body_changes and not changed:

@@ -184,6 +184,8 @@ class Emitter:
                 if held is not None:
                     return held
             return f"{names.function(e.func)}(" + ", ".join(["g", *(self.ex(a) for a in e.args)]) + ")"
+        if isinstance(e, ir.CallProcValue):
+            return f"{names.procedure(e.proc)}(" + ", ".join(["g", *(self.ex(a) for a in e.args)]) + ")"
         if isinstance(e, ir.Builtin):
             return self.builtin(e)
         if isinstance(e, ir.Agg):
@@ -585,6 +587,18 @@ class Emitter:
                 w.line(f"{self.ex(t)}.clear()", s.line)
         elif isinstance(s, ir.Fail):
             w.line(f"raise {self.rt('OrderFailed')}({self.ex(s.text)})", s.line)
+        elif isinstance(s, ir.While):
+            # The condition is a lambda so that it is asked afresh before each round (and after `skip`), by
+            # the runtime, which stops a loop that runs past MAX_ROUNDS.
+            w.line(f"for _ in {self.rt('rounds_while')}(lambda: {self.ex(s.cond)}):", s.line)
+            with w.indent(), self.block():
+                self.stmts(s.body)
+        elif isinstance(s, ir.Return):
+            w.line("return" if s.value is None else f"return {self.ex(s.value)}", s.line)
+        elif isinstance(s, ir.Break):
+            w.line("break", s.line)
+        elif isinstance(s, ir.Skip):
+            w.line("continue", s.line)
         else:
             raise AssertionError(f"cannot emit {s!r}")
 

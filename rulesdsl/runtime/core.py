@@ -349,8 +349,9 @@ MAX_ROUNDS = 100_000
 
 
 class TooManyRounds(OrderFailed):
-    """A counted loop past MAX_ROUNDS. In an order (its checks, cost or effect) the order fails with this
-    reason, like `fail`; anywhere else the turn stops, pointed at the loop's line."""
+    """A counted loop past MAX_ROUNDS, or a `while` loop whose condition still holds after them. In an order
+    (its checks, cost or effect) the order fails with this reason, like `fail`; anywhere else the turn stops,
+    pointed at the loop's line."""
 
 
 def rounds(low: int, high: int) -> range:
@@ -359,6 +360,18 @@ def rounds(low: int, high: int) -> range:
         raise TooManyRounds(f"a counted loop from {low} to {high} would run {high - low + 1} rounds; "
                             f"at most {MAX_ROUNDS:,} are allowed")
     return range(low, high + 1)
+
+
+def rounds_while(holds: Callable[[], Any]) -> Iterator[int]:
+    """`while COND { ... }`: a round for as long as `holds()` (COND, asked before each round, so after `skip`
+    too), at most MAX_ROUNDS of them: a condition may wait on state a player's order set."""
+    for n in range(1, MAX_ROUNDS + 1):
+        if not holds():
+            return
+        yield n
+    if holds():
+        raise TooManyRounds(f"a `while` loop would run more than {MAX_ROUNDS:,} rounds; at most {MAX_ROUNDS:,} "
+                            "are allowed")
 
 
 # ---------------------------------------------------------------- numbers and text

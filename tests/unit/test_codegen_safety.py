@@ -219,6 +219,11 @@ MODULE_WORDS = {
 # Words that go on an expression (`x and y`, `a div b`, `... for x in`, `from 1 to 2`): after a field's
 # default or a `let`, the grammar reads them so, never as the next declaration's name.
 AFTER_EXPRESSION = {"and", "div", "else", "for", "from", "in", "or"}
+# Python words that start a statement of the language too (`while`, `return`, `break`): where a statement may
+# start, which is also after any expression (a group's `at most 5 NAME per turn`, a local changed on a line of its
+# own), the keyword wins, as for `news` or `if`. Elsewhere they are names: test_flow.py names fields,
+# arguments and a thing with them.
+STATEMENT_WORDS = {"break", "return", "while"}
 # A global name may name one declaration only: things, parameters, tables, functions and procedures share them.
 GLOBAL_KINDS = ("thing", "function", "procedure", "table", "param")
 
@@ -226,7 +231,7 @@ GLOBAL_KINDS = ("thing", "function", "procedure", "table", "param")
 def adversarial_names() -> list[str]:
     import rulesdsl.runtime as runtime
 
-    return sorted((PYTHON_WORDS | MODULE_WORDS | set(runtime.__all__)) - AFTER_EXPRESSION)
+    return sorted((PYTHON_WORDS | MODULE_WORDS | set(runtime.__all__)) - AFTER_EXPRESSION - STATEMENT_WORDS)
 
 
 def _deal(words: list[str]) -> dict[str, list[str]]:
