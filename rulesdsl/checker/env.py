@@ -207,6 +207,13 @@ class Scope:
                 return frame[path]
         return None
 
+    def forget(self, path: str) -> None:
+        """`path` (and every path through it) was given a value that may be none: no test before that
+        assignment proves anything about it for the rest of any block around it."""
+        for frame in self.narrow:
+            for key in [k for k in frame if k == path or k.startswith(path + ".")]:
+                del frame[key]
+
     def narrowed_by(self, path: str) -> str | None:
         """What proved `path` not none here ("the loop's `where` at line 7"), or None if nothing did."""
         for frame, why in zip(reversed(self.narrow), reversed(self.why), strict=True):

@@ -1129,7 +1129,7 @@ class ExprChecker:
             for x in nodes:
                 if ended is not None and not warned:
                     # One warning for the statements cut off, at the first of them.
-                    self.env.diags.warning(x.span, "W0212", f"this never runs: {flow.what_ends(ended)}",
+                    self.env.diags.warning(x.span, "W0212", f"this never runs: {flow.what_ends(ended, ctx)}",
                                            help="remove it, or move it before what ends the block")
                     warned = True
                 s: ir.Stmt | None
@@ -1177,6 +1177,9 @@ class ExprChecker:
             value = self.expr(node.value, scope, ctx)
             if node.op == "=":
                 self.expect(value, target.ty, node.value.span, "the new value")
+                path = _path(node.target)
+                if path is not None and (isinstance(value.ty, T.OptT) or value.ty in (T.NONE, T.ANY)):
+                    scope.forget(path)
             elif not T.is_num(target.ty):
                 self.err(node.target.span, "E0317", f"`{node.op}` needs a number here, not {target.ty.show()}")
             elif T.mixes_money(value.ty, T.strip_opt(target.ty)):

@@ -52,7 +52,7 @@ def return_(x: ExprChecker, node: n.Return, scope: Scope, ctx: Context) -> ir.St
     if ctx.result is not None:
         if value is None:
             x.err(node.span, "E0366", f"`{ctx.proc}` gives {T.describe(ctx.result)}, so its `return` needs a value",
-                  help=f"write what it gives: `return VALUE`, VALUE {T.describe(ctx.result)}")
+                  help=f"write the {ctx.result.show()} it gives after the word: `return VALUE`")
             return ir.Return(line, None)
         assert node.value is not None
         x.expect(value, ctx.result, node.value.span, f"the value `{ctx.proc}` returns")
@@ -75,6 +75,9 @@ def return_(x: ExprChecker, node: n.Return, scope: Scope, ctx: Context) -> ir.St
     return ir.Return(line, None)
 
 
+_BODIES = {"procedure": "the procedure", "order": "the order's effect", "phase": "the phase"}
+
+
 def _shown_type(ty: T.Ty) -> str:
     return ty.show() if ty not in (T.ANY, T.NONE) else "TYPE"
 
@@ -83,10 +86,10 @@ def loop_exit(x: ExprChecker, node: n.Break | n.Skip, ctx: Context) -> ir.Stmt |
     """`break` and `skip` belong in a loop's body (E0370)."""
     word = "break" if isinstance(node, n.Break) else "skip"
     if not ctx.loop:
-        place = {"procedure": "ends a procedure", "order": "ends an order's effect",
-                 "phase": "ends a phase"}.get(ctx.kind)
+        extra = " (the order is then done; `fail \"...\"` refuses it instead)" if ctx.kind == "order" else ""
         x.err(node.span, "E0370", f"`{word}` belongs in the body of a loop (`for each` or `while`), and this is "
-              "not in one", help=f"`return` {place} early" if place else None)
+              "not in one", help=f"to end {_BODIES[ctx.kind]} early, write `return`{extra}"
+              if ctx.kind in _BODIES else None)
         return None
     return ir.Break(node.span.line) if word == "break" else ir.Skip(node.span.line)
 
@@ -105,10 +108,10 @@ def ends(s: ir.Stmt) -> ir.Stmt | None:
     return None
 
 
-def what_ends(s: ir.Stmt) -> str:
+def what_ends(s: ir.Stmt, ctx: Context) -> str:
     """W0212's reason, in the designer's words: what the statement that ends the block does."""
     if isinstance(s, ir.Return):
-        return f"the `return` at line {s.line} ends it first"
+        return f"the `return` at line {s.line} ends {_BODIES.get(ctx.kind, 'the body')} first"
     if isinstance(s, ir.Break):
         return f"the `break` at line {s.line} leaves the loop first"
     if isinstance(s, ir.Skip):
@@ -169,6 +172,15 @@ def _leaves(body: tuple[ir.Stmt, ...]) -> bool:
     return False
 
 
+_ELSEWHERE = {
+    "function": "call it from a phase, a procedure or an order's `effect`; to compute a value from the state "
+                "without changing it, make it a function too: `define NAME(...) -> TYPE = ...`",
+    "order": "call it in the order's `effect`, which may change the game; `valid`, `require` and `cost` only judge",
+    "report": "call it in a phase, keep what it gives in a field, and show the field",
+    "victory": "call it in a phase, keep what it gives in a field, and let the victory read the field",
+}
+
+
 def call_value(x: ExprChecker, node: n.Call, scope: Scope, ctx: Context) -> ir.Expr:
     """A procedure declared `-> TYPE`, called for its value: only where the state may change (E0368), and not
     inside an aggregate or a loop's `where` or `by` (E0369), which may ask for an item's value in another
@@ -182,14 +194,13 @@ def call_value(x: ExprChecker, node: n.Call, scope: Scope, ctx: Context) -> ir.E
     if not ctx.allow_chance:
         x.err(node.func_span, "E0368", f"`{node.func}` is a procedure: it may change the game or draw at random, "
               f"and {NO_CHANGE.get(ctx.kind, 'this place')} changes nothing",
-              help="call it in a phase, a procedure or an order's `effect`; to compute a value from the state "
-                   "without changing it, make it a function: `define NAME(...) -> TYPE = ...`")
+              help=_ELSEWHERE.get(ctx.kind, "call it in a phase, a procedure or an order's `effect`"))
     elif ctx.no_calls:
         call = x.shown(node) or f"{node.func}(...)"
         x.err(node.func_span, "E0369", f"`{node.func}` is a procedure, and its value cannot be asked inside "
               f"{ctx.no_calls}: it may be asked of the items in another order, or not of all of them",
-              help=f"call it in a statement of its own first, like `let result = {call}`"
-                   ", and use `result`; or go through the items with `for each` and call it in the body")
+              help=f"go through the items with `for each` and call it in the body, like `let result = {call}`, "
+                   "then add up or keep what it gives")
     return ir.CallProcValue(info.result, node.span.line, node.func, args)
 
 

@@ -268,6 +268,27 @@ CASES: dict[str, Case] = {
                  "owner: ..."),
     "E0349": add("thing Unit numbered { size: int = 1 }\ndefine f() -> Unit = new Unit()  #!\n"
                  "phase q { let v = f() }\n", "E0349"),
+    # ------------------------------------------------------------ control flow
+    "E0365": add("procedure p(b: Box) {\n  return b.stones  #!\n}\nphase q { p(Box.A) }\n", "E0365", "-> int"),
+    "E0365-effect": edit("  effect { box.stones += n }\n", "  effect {\n    box.stones += n\n    return n  #!\n  }\n",
+                         "E0365", "`return` alone"),
+    "E0365-phase": add('phase q {\n  return "x"  #!\n}\n', "E0365", "the phase ends here"),
+    "E0366": add("procedure p(b: Box) -> int {\n  return  #!\n}\nphase q { let v = p(Box.A) }\n", "E0366"),
+    "E0367": add("procedure p(b: Box) -> int {\n  if b.stones > 1 { return 1 }\n}  #!\nphase q { let v = p(Box.A) }\n",
+                 "E0367", "`else`"),
+    "E0367-loop": add("procedure p(b: Box) -> int {\n  for each c in Box { return c.stones }\n}  #!\n"
+                      "phase q { let v = p(Box.A) }\n", "E0367", "after it"),
+    "E0368": add("procedure p(b: Box) -> int {\n  b.stones += 1\n  return b.stones\n}\n"
+                 "define f(b: Box) -> int = p(b)  #!\nphase q { let v = f(Box.A) }\n", "E0368", "function"),
+    "E0368-report": report_field("n = p(Box.A)", "E0368",
+                                 "procedure p(b: Box) -> int {\n  b.stones += 1\n  return b.stones\n}\n", "a field"),
+    "E0369": add("procedure p(b: Box) -> int {\n  b.stones += 1\n  return b.stones\n}\n"
+                 "phase q { let v = count(b for b in Box where p(b) > 1)  #!\n}\n", "E0369", "for each"),
+    "E0369-where": add("procedure p(b: Box) -> int {\n  b.stones += 1\n  return b.stones\n}\n"
+                       "phase q { for each b in Box where p(b) > 1 { news \"x\" }  #!\n}\n", "E0369"),
+    "E0370": add("phase q { skip }  #!\n", "E0370", "`return`"),
+    "E0371": add('phase q {\n  while true {  #!\n    news "x"\n  }\n}\n', "E0371", "`break`"),
+    "W0212": add('phase q {\n  for each b in Box {\n    skip\n    news "x"  #!\n  }\n}\n', "W0212", "remove it"),
     "E0207-numbered": add("thing Unit numbered { size: int = 1 }\nphase q { let u = Unit.X  #!\n}\n", "E0207",
                           "by its number"),
     "W0207": add("thing Unit numbered { at: Box? }\n"
