@@ -1224,7 +1224,7 @@ class ExprChecker:
                             and by.ty not in (T.ANY, T.TEXT):
                         self.err(node.by.span, "E0328", f"cannot sort by {by.ty.show()}",
                                  help="sort by a number or a text")
-                    loop_body = self.stmts(node.body, scope, dataclasses.replace(ctx, loop=True))
+                    loop_body = self.loop_body(node.body, scope, ctx)
             return ir.For(line, node.var, source, where, by, node.descending, loop_body)
         if isinstance(node, n.CallStmt):
             if node.func not in self.env.procedures:
@@ -1345,6 +1345,23 @@ class ExprChecker:
                 out.append(name)
                 spans.append(span)
         return ir.Run(line, tuple(out), tuple(spans) if several else ()) if out else None
+
+    def loop_body(self, nodes: tuple[n.Stmt, ...], scope: Scope, ctx: Context) -> tuple[ir.Stmt, ...]:
+        """A loop's body, its own test's narrowing the innermost frame of `scope`. A path narrowed outside the
+        loop that the body gives a value that may be none is not narrowed at the top of the next round either:
+        the body is checked again without it (the first check's diagnostics dropped)."""
+        inner = dataclasses.replace(ctx, loop=True)
+        outer = {k for frame in scope.narrow[:-1] for k in frame}
+        own = dict(scope.narrow[-1])
+        mark = len(self.diags.items)
+        body = self.stmts(nodes, scope, inner)
+        if any(all(k not in frame for frame in scope.narrow[:-1]) for k in outer):
+            del self.diags.items[mark:]
+            # The loop's own test is asked again each round: what it proves holds at the top of every one.
+            scope.narrow[-1].clear()
+            scope.narrow[-1].update(own)
+            body = self.stmts(nodes, scope, inner)
+        return body
 
     def _if(self, node: n.If, scope: Scope, ctx: Context) -> tuple[ir.If, dict[str, T.Ty]]:
         """An `if`, and what its tests rule out when none holds (what an `else` would know)."""

@@ -36,7 +36,7 @@ def while_(x: ExprChecker, node: n.While, scope: Scope, ctx: Context) -> ir.Stmt
     cond = x.cond(node.cond, scope, ctx)
     narrow = x.narrowing(node.cond, scope, ctx)
     with scope.push(narrow, f"the `while` at line {node.span.line}"):
-        body = x.stmts(node.body, scope, dataclasses.replace(ctx, loop=True))
+        body = x.loop_body(node.body, scope, ctx)
     if isinstance(cond, ir.Const) and cond.value is True and not _leaves(body):
         x.err(node.cond.span, "E0371", "this loop never ends: its condition is always `true` and nothing in it "
               "leaves the loop", help="end it with `break` (or `return`) when its work is done, or write the "

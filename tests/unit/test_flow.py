@@ -392,3 +392,28 @@ phase p: run o
 '''
     checked = check_text(tmp_path, text, "{{ cash }}\n")
     assert [d.code for d in checked.diagnostics] == ["E0418"]
+
+
+def test_a_loop_that_gives_a_narrowed_name_a_value_that_may_be_none_sees_it_in_the_next_round(tmp_path: Path) -> None:
+    """Regression: the second round reads `x.name` after the first round set `x` to what may be none."""
+    text = PROCS + '''phase q {
+  let x = Box.A.next
+  if x != none {
+    for each b in Box {
+      news "{x.name}"
+      x = b.next
+    }
+    while Box.A.stones < 3 {
+      Box.A.stones += 1
+    }
+  }
+  let y = Box.A.next
+  while y != none {
+    news "{y.name}"
+    y = y.next
+  }
+}
+'''
+    checked = check_text(tmp_path, text, "{{ cash }}\n")
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if '"{x.name}"' in ln)
+    assert [(d.code, d.span.line) for d in checked.diagnostics] == [("E0310", line)]
