@@ -417,3 +417,26 @@ def test_a_loop_that_gives_a_narrowed_name_a_value_that_may_be_none_sees_it_in_t
     checked = check_text(tmp_path, text, "{{ cash }}\n")
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if '"{x.name}"' in ln)
     assert [(d.code, d.span.line) for d in checked.diagnostics] == [("E0310", line)]
+
+
+def test_a_counted_loop_breaks_and_skips_and_a_phase_returns_early(tmp_path: Path) -> None:
+    text = '''ruleset "Count" { version "1" turn "turn" }
+world { total: int = 0  late: int = 0 }
+orders { header "{account}", "{code}" }
+phase counting {
+  for each i in 1..world.late + 10 where i % 2 == 1 {
+    if i == 7 { break }
+    if i == 3 { skip }
+    world.total += i
+  }
+  if world.total > 0 { return }
+  world.late = 100
+}
+report { template "count.report.j2" }
+'''
+    loaded = load_text(tmp_path, text, "{{ game.turn }}\n", "count", tmp_path / "cache")
+    g = loaded.new_game()
+    submit(g)
+    w: Any = g.world
+    # 1 and 5 (3 skipped, the loop left at 7); the phase returned before its last line.
+    assert (w.total, w.late) == (6, 0)

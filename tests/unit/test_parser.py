@@ -494,3 +494,42 @@ def test_run_together_names_each_order_where_it_is_written() -> None:
     assert isinstance(single, n.Run) and not single.together and [name for name, _ in single.named()] == ["keep"]
     assert at(single.span) == (3, 3)
     assert isinstance(halt, n.Halt) and at(halt.span) == (4, 3)
+
+
+# ---------------------------------------------------------------- control flow
+
+
+def test_a_procedure_may_declare_a_result_and_return_values() -> None:
+    module = parse_ok('procedure fight(s: int) -> text {\n  if s > 2 { return "won" }\n  return\n}\n')
+    proc = module.decls[0]
+    assert isinstance(proc, n.ProcedureDecl) and isinstance(proc.result, n.NamedType) and proc.result.name == "text"
+    first, last = proc.body
+    assert isinstance(first, n.If) and isinstance(first.branches[0][1][0], n.Return)
+    assert isinstance(last, n.Return) and last.value is None and at(last.span) == (3, 3)
+
+
+def test_while_break_and_skip_are_statements() -> None:
+    module = parse_ok("phase p {\n  while x < 3 {\n    if x == 1 { skip }\n    break\n  }\n}\n")
+    phase = module.decls[0]
+    assert isinstance(phase, n.PhaseDecl)
+    [loop] = phase.body
+    assert isinstance(loop, n.While) and isinstance(loop.cond, n.BinOp)
+    cond, body = loop.body
+    assert isinstance(cond, n.If) and isinstance(cond.branches[0][1][0], n.Skip)
+    assert isinstance(body, n.Break) and at(body.span) == (4, 5)
+
+
+def test_the_statement_words_still_name_fields_arguments_and_report_fields() -> None:
+    words = ["while", "return", "break", "skip"]
+    module = parse_ok("thing T keyed by code {\n" + "".join(f"  {w}: int = 0\n" for w in words) + "}\n"
+                      'order o "O {while}" {\n  while: int\n  effect { let skip = while }\n}\n'
+                      "report {\n  cash = me.cash\n" + "".join(f"  {w} = me.cash\n" for w in words) + "}\n")
+    thing, order, report = module.decls
+    assert isinstance(thing, n.ThingDecl) and [f.name for f in thing.fields] == words
+    assert isinstance(order, n.OrderDecl) and [a.name for a in order.args] == ["while"]
+    assert isinstance(report, n.ReportDecl) and [f.name for f in report.fields] == ["cash", *words]
+
+
+def test_return_in_a_function_body_is_a_syntax_error_that_says_so() -> None:
+    err = parse_error("define f(x: int) -> int = return x\n")
+    assert err.message == "`return` cannot stand here"
