@@ -98,9 +98,9 @@ def loop_exit(x: ExprChecker, node: n.Break | n.Skip, ctx: Context) -> ir.Stmt |
 
 def ends(s: ir.Stmt) -> ir.Stmt | None:
     """The statement that keeps anything written after `s` in the same block from running: `s` itself (a
-    `return`, `break`, `skip` or `fail`), or an `if` with an `else` whose every branch ends; else None.
+    `return`, `break`, `skip`, `fail` or `halt`), or an `if` with an `else` whose every branch ends; else None.
     A loop never ends its block: its body may run no round at all."""
-    if isinstance(s, (ir.Return, ir.Break, ir.Skip, ir.Fail)):
+    if isinstance(s, (ir.Return, ir.Break, ir.Skip, ir.Fail, ir.Halt)):
         return s
     if isinstance(s, ir.If) and s.otherwise is not None and all(
             any(ends(b) is not None for b in body) for body in (*(b for _, b in s.branches), s.otherwise)):
@@ -118,15 +118,18 @@ def what_ends(s: ir.Stmt, ctx: Context) -> str:
         return f"the `skip` at line {s.line} goes on to the next round first"
     if isinstance(s, ir.Fail):
         return f"the `fail` at line {s.line} ends the order first"
+    if isinstance(s, ir.Halt):
+        return f"the `halt` at line {s.line} stops the turn first"
     return f"every branch of the `if` at line {s.line} ends before it"
 
 
 def returns(body: tuple[ir.Stmt, ...]) -> bool:
-    """Every path through `body` ends in `return`: its statements include a `return`, or an `if` with an
-    `else` whose every branch returns. Loops do not count, not even `while true`: the rule stays one a
-    designer can check by eye, and a `return` after such a loop costs one line."""
+    """Every path through `body` ends in `return` (or `halt`, after which no turn goes on to want a value):
+    its statements include one, or an `if` with an `else` whose every branch does. Loops do not count, not
+    even `while true`: the rule stays one a designer can check by eye, and a `return` after such a loop costs
+    one line."""
     for s in body:
-        if isinstance(s, ir.Return):
+        if isinstance(s, (ir.Return, ir.Halt)):
             return True
         if isinstance(s, ir.If) and s.otherwise is not None and all(
                 returns(b) for b in (*(b for _, b in s.branches), s.otherwise)):
@@ -156,19 +159,19 @@ def must_return(env: Env, decl: n.ProcedureDecl, body: tuple[ir.Stmt, ...]) -> N
 
 
 def _leaves(body: tuple[ir.Stmt, ...]) -> bool:
-    """Whether anything in a loop's body leaves it: a `break` of this loop (not of a loop inside it), a `return`
-    or a `fail`."""
+    """Whether anything in a loop's body leaves it: a `break` of this loop (not of a loop inside it), a `return`,
+    a `fail` or a `halt`."""
     stack: list[ir.Node] = list(body)
     while stack:
         node = stack.pop()
-        if isinstance(node, (ir.Return, ir.Fail, ir.Break)):
+        if isinstance(node, (ir.Return, ir.Fail, ir.Halt, ir.Break)):
             return True
         if isinstance(node, ir.If):
             stack.extend(s for _, b in node.branches for s in b)
             stack.extend(node.otherwise or ())
         elif isinstance(node, (ir.For, ir.While)):
             # A `break` in there leaves that loop; a `return` or `fail` leaves this one too.
-            stack.extend(s for s in ir.walk(node.body) if isinstance(s, (ir.Return, ir.Fail)))
+            stack.extend(s for s in ir.walk(node.body) if isinstance(s, (ir.Return, ir.Fail, ir.Halt)))
     return False
 
 

@@ -440,3 +440,25 @@ report { template "count.report.j2" }
     w: Any = g.world
     # 1 and 5 (3 skipped, the loop left at 7); the phase returned before its last line.
     assert (w.total, w.late) == (6, 0)
+
+
+def test_halt_ends_a_path_and_what_follows_it_never_runs(tmp_path: Path) -> None:
+    text = PROCS + '''procedure pick(b: Box) -> int {
+  if b.stones > 0 {
+    return b.stones
+  }
+  halt "box {b.code} is empty"
+}
+phase q {
+  Box.A.stones = pick(Box.B)
+  while true {
+    if Box.A.stones > 3 { halt "too many" }
+    Box.A.stones += 1
+  }
+  halt "done"
+  news "never"
+}
+'''
+    checked = check_text(tmp_path, text, "{{ cash }}\n")
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if 'news "never"' in ln)
+    assert [(d.code, d.span.line) for d in checked.diagnostics] == [("W0212", line)]
