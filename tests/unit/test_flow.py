@@ -462,3 +462,18 @@ phase q {
     checked = check_text(tmp_path, text, "{{ cash }}\n")
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if 'news "never"' in ln)
     assert [(d.code, d.span.line) for d in checked.diagnostics] == [("W0212", line)]
+
+
+def test_a_call_kept_in_a_let_narrows_and_a_call_itself_does_not(tmp_path: Path) -> None:
+    """G14: `let x = first(L)` and a test of `x` narrow as any local; a test of `first(L)` proves nothing about
+    the next call."""
+    text = PROCS + '''phase q {
+  let x = first([b for b in Box where b.stones > 0])
+  if x == none { return }
+  news "{x.name}"
+  let y = if first([b for b in Box]) != none then first([b for b in Box]).name else ""
+}
+'''
+    checked = check_text(tmp_path, text, "{{ cash }}\n")
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "let y" in ln)
+    assert [(d.code, d.span.line) for d in checked.diagnostics] == [("E0310", line)]
