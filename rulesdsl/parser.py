@@ -1003,6 +1003,28 @@ def _open_brace(tokens: list[Token]) -> Token | None:
     return stack[-1] if stack else None
 
 
+def _after_bare_return(source: Source, before: list[Token]) -> Diagnostic | None:
+    """A statement written on the line after a bare `return`, read as its value (`return` then `x += 1` fails at
+    `=`): the mistake is the statement that can never run, said so."""
+    for i in range(len(before) - 1, -1, -1):
+        t = before[i]
+        if str(t) in ("{", "}"):
+            return None
+        if str(t) == "return" and t.type != "NAME":
+            if i + 1 >= len(before):
+                return None
+            value = before[i + 1]
+            if (value.line or 0) <= (t.line or 0) or not value.line or not value.column:
+                return None
+            span = Span(source.name, value.line, value.column, value.end_line or value.line,
+                        value.end_column or value.column + len(str(value)))
+            return Diagnostic(span, "E0103", f"this line is read as the value of the bare `return` at line {t.line}",
+                              help="a bare `return` is the last statement of its block, since nothing after it "
+                                   "runs: remove this statement or move it above the `return`; to give a value, "
+                                   "write it on the `return`'s line")
+    return None
+
+
 def _where(tok: Token) -> str:
     return f"line {tok.line}, column {tok.column}"
 
@@ -1105,6 +1127,9 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
     unclosed = _unclosed_block(source, err, before)
     if unclosed is not None:
         return unclosed
+    after_return = _after_bare_return(source, before)
+    if after_return is not None:
+        return after_return
     width = max(1, len(str(tok)))
     span = Span(source.name, line, col, line, col + width)
     label = _example_label(err)

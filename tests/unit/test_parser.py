@@ -533,3 +533,12 @@ def test_the_statement_words_still_name_fields_arguments_and_report_fields() -> 
 def test_return_in_a_function_body_is_a_syntax_error_that_says_so() -> None:
     err = parse_error("define f(x: int) -> int = return x\n")
     assert err.message == "`return` cannot stand here"
+
+
+def test_a_line_after_a_bare_return_is_said_to_be_read_as_its_value() -> None:
+    err = parse_error("phase p {\n  return\n  world.x += 1\n}\n")
+    assert (err.code, at(err.span)) == ("E0103", (3, 3))
+    assert err.message == "this line is read as the value of the bare `return` at line 2"
+    # A value on the `return`'s own line is a value, and a later mistake is told as usual.
+    err = parse_error('procedure f() -> text {\n  return "x"\n  let y = = 1\n}\n')
+    assert err.message.startswith("unexpected `=`")
