@@ -3,7 +3,8 @@
 A secret parameter stays with the GM. Players see two things a ruleset writes: the report's fields, and
 texts (news, tells, refusals, anything a text may end up in: every text of a ruleset may reach a player).
 A value shows a secret when it reads the parameter itself, calls a function that reads it (directly or
-through other calls), or reads a table whose range bounds or chances it sets.
+through other calls) or a procedure that returns a value reading it, or reads a table whose range bounds or
+chances it sets.
 
 - A report field may not use such a value at all: E0307 under the name, call or table read.
 - A text may not show one: each `{...}` that does gets its own E0307, naming the function or table it
@@ -107,6 +108,8 @@ class _Secrets:
             shown.add(node.name)
         elif isinstance(node, ir.CallFn):
             shown |= self.reads.get(node.func, set())
+        elif isinstance(node, ir.CallProcValue):
+            shown |= self.reads.get(node.proc, set())
         elif isinstance(node, ir.TableGet):
             shown.update(self.table(node.table))
         elif isinstance(node, ir.Builtin) and node.func == "draw" and chance:
@@ -139,6 +142,8 @@ class _Secrets:
         direct = any(isinstance(x, ir.ParamRef) and x.name == secret for x in inside)
         via = next((f"function `{x.func}`" for x in inside if isinstance(x, ir.CallFn)
                     and secret in self.reads.get(x.func, set())), None)
+        via = via or next((f"procedure `{x.proc}`" for x in inside if isinstance(x, ir.CallProcValue)
+                           and secret in self.reads.get(x.proc, set())), None)
         via = via or next((f"table `{x.table}`" for x in inside if isinstance(x, ir.TableGet)
                            and secret in self.env.table_params.get(x.table, ())), None)
         how = f", through {via}" if via is not None and not direct else ""
@@ -178,9 +183,45 @@ def _children(node: ir.Node) -> Iterator[ir.Node]:
         yield from node.children()
 
 
+def _returned_reads(env: Env, proc: ir.Procedure) -> tuple[set[str], set[str]]:
+    """What a procedure declared `-> TYPE` gives away: the secret parameters its returned values read, directly
+    or through the locals they read (whatever those were given anywhere in the body), and the functions and
+    procedures those values call. What only decided which value it returns is not shown by the value."""
+    given: dict[str, list[ir.Expr]] = {}
+    todo: list[ir.Expr] = []
+    for node in ir.walk(proc.body):
+        if isinstance(node, ir.Let):
+            given.setdefault(node.name, []).append(node.value)
+        elif isinstance(node, ir.Assign) and isinstance(node.target, ir.Local):
+            given.setdefault(node.target.name, []).append(node.value)
+        elif isinstance(node, ir.Return) and node.value is not None:
+            todo.append(node.value)
+    mine: set[str] = set()
+    called: set[str] = set()
+    followed: set[str] = set()
+    while todo:
+        stack: list[ir.Node] = [todo.pop()]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ir.ParamRef) and (p := env.params.get(node.name)) is not None and p.secret:
+                mine.add(node.name)
+            elif isinstance(node, ir.TableGet):
+                mine.update(s for s in env.table_params.get(node.table, ()) if env.params[s].secret)
+            elif isinstance(node, ir.CallFn):
+                called.add(node.func)
+            elif isinstance(node, ir.CallProcValue):
+                called.add(node.proc)
+            elif isinstance(node, ir.Local) and node.name not in followed:
+                followed.add(node.name)
+                todo.extend(given.get(node.name, ()))
+            stack.extend(_children(node))
+    return mine, called
+
+
 def _function_reads(env: Env, program: ir.Program) -> dict[str, set[str]]:
     """The secret parameters each function reads: in its body, through the tables it reads, and through
-    every function it calls, however far (recursive calls too)."""
+    every function it calls, however far (recursive calls too); and those each procedure's value gives away
+    (`_returned_reads`), likewise."""
     reads: dict[str, set[str]] = {}
     calls: dict[str, set[str]] = {}
     for f in program.functions:
@@ -197,6 +238,9 @@ def _function_reads(env: Env, program: ir.Program) -> dict[str, set[str]]:
                 called.add(node.func)
             stack.extend(_children(node))
         reads[f.name], calls[f.name] = mine, called
+    for proc in program.procedures:
+        if proc.result is not None:
+            reads[proc.name], calls[proc.name] = _returned_reads(env, proc)
     changed = True
     while changed:
         changed = False

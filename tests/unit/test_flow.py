@@ -477,3 +477,27 @@ def test_a_call_kept_in_a_let_narrows_and_a_call_itself_does_not(tmp_path: Path)
     checked = check_text(tmp_path, text, "{{ cash }}\n")
     line = next(i for i, ln in enumerate(text.splitlines(), 1) if "let y" in ln)
     assert [(d.code, d.span.line) for d in checked.diagnostics] == [("E0310", line)]
+
+
+def test_a_procedure_returning_a_secret_shows_it_in_a_text(tmp_path: Path) -> None:
+    text = PROCS + '''secret param odds: int = 3
+procedure peek() -> int {
+  let x = odds + 1
+  return x
+}
+procedure fight() -> text {
+  if roll(6, "fight") > odds {
+    return "won"
+  }
+  return "lost"
+}
+phase q {
+  news "{peek()}"
+  news "{fight()}"
+}
+'''
+    checked = check_text(tmp_path, text, "{{ cash }}\n")
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if "{peek()}" in ln)
+    # The value of `peek` is the secret; `fight` only used it to decide, and says what happened.
+    assert [(d.code, d.span.line) for d in checked.diagnostics] == [("E0307", line)]
+    assert "through procedure `peek`" in checked.diagnostics[0].message
