@@ -77,7 +77,8 @@ CAPITALISED = frozenset(n for n in exported if n[:1].isupper()) | frozenset({
 # Every name the generated module uses of its own, whatever the ruleset: none of them may start with a
 # family's prefix (checked below). Builtins are those the generated code calls.
 FIXED = CAPITALISED | exported | frozenset({
-    "abs", "all", "any", "len", "list", "max", "min", "sorted", "sum",
+    "abs", "all", "any", "len", "list", "max", "min", "range", "sorted", "sum",
+    "_",  # a `while` loop's round, never read
     "g", "me", "o", "rng", "out", "report_data", "_ruleset", "line_map", "rule_map", "num", "den",
     "__slots__", "TYPE",  # in the body of each class, their own namespace
 }) | frozenset(f"k{i}" for i in range(10))

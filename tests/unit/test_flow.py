@@ -4,16 +4,19 @@ what never runs, where a procedure's value may be asked)."""
 
 from __future__ import annotations
 
+import ast
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from rulesdsl.codegen import names
 from rulesdsl.compiler import compile_path
 from rulesdsl.runtime.core import MAX_ROUNDS, RulesError
 from rulesdsl.runtime.engine import Game
 from tests.unit.rulestools import Loaded, check_text, load_text, show, write_ruleset
+from tests.unit.test_codegen_safety import _identifiers
 
 # A border war: a battle procedure draws and returns its outcome, an attack order ends early when there is
 # nothing to attack (done, not failed), a march stops at the first sea (`break`) and passes over the
@@ -247,6 +250,11 @@ def test_the_generated_code_says_return_break_continue(tmp_path: Path) -> None:
     assert "            break\n" in source and "            continue\n" in source
     # An effect's `return` is a plain `return`: the engine counts the order as done.
     assert "    if v_sector.sea:\n        return\n" in source
+    # The emitter writes no name outside codegen/names.py's families (`_`, the unread round, is fixed there).
+    things = {names.thing("Sector")}
+    stray = {i for i in _identifiers(ast.parse(source))
+             if i not in names.FIXED and i not in things and not i.startswith(names.PREFIXES)}
+    assert stray == set()
 
 
 def test_statement_words_still_name_fields_and_arguments(tmp_path: Path) -> None:
