@@ -357,12 +357,35 @@ def orders(c: Checking) -> None:
             with scope.push():
                 effect = checker.stmts(d.effect, scope, ectx)
             _fail_after_change(env, effect, False)
+        _judged_early(env, args, valids, ends, until)
         standing_as = d.standing.shared[0] if d.standing is not None and d.standing.shared is not None else ""
         out.append(ir.Order(name, d.kind, d.pattern, tuple(args), valids, requires, tuple(once), cost, effect,
                             d.span.line, tuple(counts), ends, tuple(once_as) if any(once_as) else (),
                             d.standing is not None and d.kind == "game", standing_per, until, standing_as,
                             span=d.span))
     c.program.orders = out
+
+
+def _judged_early(env: Env, args: list[ir.Arg], valids: tuple[ir.Check, ...], ends: ir.Expr | None,
+                  until: ir.Expr | None) -> None:
+    """E0244 where what is judged as the order is chosen, before any phase runs, reads an argument that names
+    a numbered thing: the instance is found only as the order is carried out (a phase before it may make the
+    unit it names), so there is none to read yet."""
+    late = {a.name: a.ty for a in args if env.numbered(a.ty.item if isinstance(a.ty, T.ListT) else a.ty)}
+    if not late:
+        return
+    judged: list[tuple[str, ir.Node]] = [("valid", v) for v in valids]
+    judged += [("ends turn when", ends)] if ends is not None and not isinstance(ends, ir.Const) else []
+    judged += [("until", until)] if until is not None else []
+    for word, node in judged:
+        for x in ir.walk(node):
+            if isinstance(x, ir.Local) and x.name in late and x.span is not None:
+                thing = late[x.name]
+                env.diags.error(x.span, "E0244", f"`{word}` is judged as the order is chosen, before the phases "
+                                f"run, and `{x.name}` ({thing.show()}) is found only when the order is carried out",
+                                help=f"check it in `require` instead: `require ... else \"...\"` is judged "
+                                f"when the order runs, with the {thing.show()} as it is then")
+                break
 
 
 def shared_sets(c: Checking) -> None:

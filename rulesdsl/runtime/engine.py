@@ -141,10 +141,11 @@ class Game:
         self.units: dict[str, Store] = {}
         self.ix: dict[str, dict[str, dict[Any, dict[Any, None]]]] = {}
         numbered = {t.name for t in spec.things if t.numbered}
-        # Orders with an argument naming a numbered thing, and those arguments: the instance may be destroyed
-        # between the line being read and the order being carried out.
+        # Orders with arguments naming numbered things, and those arguments with the thing each names: a line
+        # reads a number, looked up as the order is carried out (`_resolve`).
         self._unit_args = {o.name: names for o in spec.orders
-                           if (names := tuple(a.name for a in o.args if _names_numbered(a.type, numbered)))}
+                           if (names := tuple((a.name, thing) for a in o.args
+                                              if (thing := _numbered_in(a.type, numbered)) is not None))}
 
     # ------------------------------------------------------------ what generated code calls
     def instances(self, thing: str) -> Sequence[Thing]:
@@ -152,13 +153,41 @@ class Game:
         store = self.units.get(thing)
         return store.live() if store is not None else self.all[thing]
 
-    def _gone(self, order: str, rec: OrderRec) -> str | None:
-        """Why an order cannot be carried out because an instance it names has been destroyed since it was read."""
-        for name in self._unit_args[order]:
+    def _missing(self, order: str, rec: OrderRec) -> str | None:
+        """Why a standing order naming numbered things by number cannot stand: one of them is gone (it may be
+        made again later, but the order was given for the one that was)."""
+        for name, thing in self._unit_args[order]:
             value = rec.args.get(name)
-            for item in value if isinstance(value, list) else (value,):
-                if item is not None and not item._live:
-                    return f"{item.TYPE.lower()} {item.number} no longer exists"
+            store = self.units[thing]
+            for number in value if isinstance(value, list) else (value,):
+                if isinstance(number, int) and store.find(rec.player, number) is None:
+                    what = f"{thing.lower()} {number}"
+                    return f"you have no {what}" if store.per_owner else f"there is no {what}"
+        return None
+
+    def _resolve(self, order: str, rec: OrderRec) -> str | None:
+        """Puts in `rec.args` the instances its numbers name now, as the order is carried out (a phase earlier
+        in the turn may have made or destroyed them); or why it cannot be carried out."""
+        me = rec.player
+        for name, thing in self._unit_args[order]:
+            value = rec.args.get(name)
+            if value is None:
+                continue
+            store = self.units[thing]
+            many = isinstance(value, list)
+            found = []
+            for number in value if many else (value,):
+                if not isinstance(number, int):  # already an instance: carried out once before (a standing order)
+                    found.append(number)
+                    continue
+                obj = store.find(me, number)
+                if obj is None:
+                    what = f"{thing.lower()} {number}"
+                    if store.was_destroyed(me, number):
+                        return f"{what} no longer exists: it was destroyed earlier this {self.spec.turn_unit}"
+                    return f"you have no {what}" if store.per_owner else f"there is no {what}"
+                found.append(obj)
+            rec.args[name] = found if many else found[0]
         return None
 
     def players(self) -> list[PlayerBase]:
@@ -229,6 +258,8 @@ class Game:
         """Runs one turn in place. Callers keep the previous state: on any error it is still theirs."""
         self.turn += 1
         self._news, self._batch, self._rngs, self._taken = [], {}, {}, []
+        for store in self.units.values():
+            store.destroyed.clear()
         self.orders_done = {name: [] for name in self.orders}
         self.warnings, self.unrouted, self.games_named = [], [], []
         self.turns = {p._key: PlayerTurn(was_active=p.active) for p in self.all_players}
@@ -367,7 +398,7 @@ class Game:
         personal = spec.kind == "personal"
         if not me._active:  # `active` itself, not through its property: read for every order
             reason = "you are out of the game"
-        elif spec.name in self._unit_args and (gone := self._gone(spec.name, rec)) is not None:
+        elif spec.name in self._unit_args and (gone := self._resolve(spec.name, rec)) is not None:
             reason = gone
         else:
             try:
@@ -507,6 +538,8 @@ class Game:
             if rec is not None:
                 with self.doing(f'order "{rec.text}" of {p.name}'):
                     reason = _ask(self.orders[kind].valid, self, p, rec)
+                if reason is None and kind in self._unit_args:
+                    reason = self._missing(kind, rec)
             if rec is None or reason is not None:
                 turn.refused.append(Refusal(0, text, f"{reason}: the standing order ends"))
                 continue
@@ -637,8 +670,11 @@ def _last_before(pairs: tuple[tuple[int, T], ...], pyline: int, none: T) -> T:
     return found
 
 
-def _names_numbered(ty: tuple[Any, ...], numbered: set[str]) -> bool:
-    return (ty[0] == "thing" and ty[1] in numbered) or (ty[0] == "list" and _names_numbered(ty[1], numbered))
+def _numbered_in(ty: tuple[Any, ...], numbered: set[str]) -> str | None:
+    """The numbered thing an argument of type `ty` names (alone or in a list), or None."""
+    if ty[0] == "thing":
+        return str(ty[1]) if ty[1] in numbered else None
+    return _numbered_in(ty[1], numbered) if ty[0] == "list" else None
 
 
 def _ask_true(check: Callable[[Game, PlayerBase, OrderRec], bool], g: Game, me: PlayerBase, rec: OrderRec) -> bool:

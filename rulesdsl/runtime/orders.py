@@ -24,6 +24,7 @@ from rulesdsl.runtime.syntax import (
     header_syntax,
     keyword_of,
 )
+from rulesdsl.runtime.units import OWNER_SPAN
 
 # The longest line of a submission that is read, as written (spaces included). Longer lines are refused:
 # nobody writes an order that long, and it bounds what a line costs to read and to echo in a report.
@@ -285,15 +286,15 @@ def read_whole(raw: str, name: str) -> tuple[int | None, str | None]:
 
 
 def _read_numbered(store: Any, raw: str, name: str, player: PlayerBase | None) -> tuple[Any, str | None]:
-    """An instance of a numbered thing, by its number: of the order's player, for a thing numbered per owner."""
+    """The number of an instance of a numbered thing, as written: looked up only when the order is carried
+    out (Game.resolve), so that an order may name an instance an earlier phase of the same turn makes. Only a
+    number no instance can ever have is refused here."""
     number, reason = read_whole(raw, name)
     if number is None:
         return None, reason
-    what = store.name.lower()
-    obj = store.find(player, number)
-    if obj is None:
-        return None, f"you have no {what} {number}" if store.per_owner else f"there is no {what} {number}"
-    return obj, None
+    if not 1 <= number < OWNER_SPAN:
+        return None, f"{name} must be the number of a {store.name.lower()}, counted from 1, not {number}"
+    return number, None
 
 
 def _read_list(g: GameView, item: tuple[Any, ...], raw: str, name: str,

@@ -113,6 +113,9 @@ class Store:
         self.by_owner: dict[Any, dict[int, Any]] = {}  # owner (None for a global numbering) -> number -> instance
         self.free: dict[Any, list[tuple[int, int]]] = {}  # owner -> heap of [start, end) ranges of unused numbers
         self._live: list[Any] | None = []
+        # (owner, number) of each instance destroyed this turn (the engine empties it as a turn begins): an
+        # order naming one says that it no longer exists, not that it never did.
+        self.destroyed: set[tuple[Any, int]] = set()
         # Called with the instances just destroyed, to let go of them wherever a field holds one (`_cleaners`).
         self.cleaners: list[Callable[[tuple[Any, ...]], None]] = []
 
@@ -129,6 +132,9 @@ class Store:
 
     def find(self, owner: Any, number: int) -> Any:
         return self.by_owner.get(owner if self.per_owner else None, {}).get(number)
+
+    def was_destroyed(self, owner: Any, number: int) -> bool:
+        return (owner if self.per_owner else None, number) in self.destroyed
 
     # ------------------------------------------------------------ changing
     def new(self, _owner: Any, /, **values: Any) -> Any:
@@ -197,6 +203,7 @@ class Store:
         owner = obj.owner if self.per_owner else None
         del self.by_owner[owner][obj.number]
         heapq.heappush(self.free.setdefault(owner, [(1, _UNBOUNDED)]), (obj.number, obj.number + 1))
+        self.destroyed.add((owner, obj.number))
         leave(self.ix, obj, self.indexed)
         self._live = None
         return True

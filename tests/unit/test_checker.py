@@ -259,6 +259,8 @@ CASES: dict[str, Case] = {
     "E0241-map-key": add("thing Unit numbered { size: int = 1 }\nplayer { m: Unit -> int  #!\n}\n", "E0241"),
     "E0242": add("thing Unit numbered {\n size: int indexed  #!\n}\n", "E0242"),
     "E0243": edit("  moves: int = 0\n", "  moves: int = 0\n  home: Box? indexed  #!\n", "E0243"),
+    "E0244": add("thing Unit numbered { size: int = 1 }\norder drill \"D,{u}\" {\n u: Unit\n"
+                 " valid u.size > 0 else \"empty\"  #!\n}\nphase drilling: run drill\n", "E0244", "`require`"),
     "E0346": add("phase q { new Box(name: \"x\") }  #!\n", "E0346"),
     "E0346-destroy": add("phase q { for each b in Box { destroy b } }  #!\n", "E0346"),
     "E0347": add("thing Unit numbered { size: int = 1 }\nphase q { new Unit(sise: 2) }  #!\n", "E0347",

@@ -148,8 +148,9 @@ def test_orders_name_the_players_own_units_by_number(units: Loaded) -> None:
     g = units.new_game(City=[{"place": "A"}, {"number": 7, "place": "B"}])
     turn(g, (1, ["B A"]), (2, ["B B"]))
     turn(g, (1, ["M 2 B", "M x B", "V 7", "V 2"]), (2, ["M 1 C"]))
-    assert reasons(g, 1) == ['M 2 B: you have no division 2', 'M x B: unit must be a whole number, not "x"',
-                             "V 2: there is no city 2"]
+    # A number is looked up as the order is carried out: those that fail then come before the lines refused.
+    assert reasons(g, 1) == ['M 2 B: you have no division 2', "V 2: there is no city 2",
+                             'M x B: unit must be a whole number, not "x"']
     assert [c.number for c in g.all_players[0].seen] == [7]
     assert mine(g, 2) == []  # moved into the swamp, and the swamp destroys it
 
@@ -188,7 +189,7 @@ def test_an_order_whose_unit_was_destroyed_before_it_ran_fails(units: Loaded) ->
     g = units.new_game(Division=[{"owner": "1", "number": 1, "place": "A"},
                                  {"owner": "1", "number": 2, "place": "A"}])
     turn(g, (1, ["L 1+2", "M 2 B"]))  # linking (an earlier phase) destroys 2 before moving runs
-    assert reasons(g) == ["M 2 B: division 2 no longer exists"]
+    assert reasons(g) == ["M 2 B: division 2 no longer exists: it was destroyed earlier this turn"]
 
 
 def test_the_index_gives_what_a_scan_gives(units: Loaded, tmp_path: Path) -> None:
