@@ -285,8 +285,19 @@ class Emitter:
             if name == "owner" and self.numbered.get(e.thing) == "owner":
                 owner = self.ex(value)
             else:
-                values.append(f"{names.attr(name)}={self.ex(value)}")
+                thing = next(t for t in self.p.things if t.name == e.thing)
+                ty = next((f.ty for f in thing.fields if f.name == name), value.ty)
+                values.append(f"{names.attr(name)}={self.stored(value, ty)}")
         return f"g.units[{e.thing!r}].new(" + ", ".join([owner, *values]) + ")"
+
+    def stored(self, value: ir.Expr, target: T.Ty) -> str:
+        """`value` as a field or a local of type `target` keeps it: a list (or what a function made) given where
+        a set is kept becomes one (each item once, things in declaration order), as `add` keeps it."""
+        code = self.ex(value)
+        if isinstance(T.strip_opt(target), T.SetT) and (isinstance(value.ty, T.ListT) or
+                                                        isinstance(value, ir.CallFn)):
+            return f"{self.rt('as_set')}({code})"
+        return code
 
     def builtin(self, e: ir.Builtin) -> str:
         """A builtin function's call, as its entry in `rulesdsl.builtins` writes it."""
@@ -637,7 +648,7 @@ class Emitter:
 
     def assign(self, s: ir.Assign) -> None:
         t = s.target
-        value = self.ex(s.value)
+        value = self.stored(s.value, t.ty) if s.op == "=" else self.ex(s.value)
         if isinstance(t, ir.MapGet):
             obj, key = self.ex(t.obj), self.ex(t.key)
             default = self.ex(t.default) if t.default is not None else "None"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 import math
@@ -319,10 +320,36 @@ def agg_min(values: Iterable[Any]) -> Any:
 
 
 def set_add(items: list[Any], value: Any) -> None:
-    if value not in items:
+    """`add X to S` for a set: nothing if X is there. A set of things is kept in declaration order (by `_ord`,
+    one value per `_ord`), so its place is found by bisection: the membership test and the sort per add were
+    each a pass over the whole set, and a player's set of thousands of sectors grew quadratically."""
+    if not isinstance(value, Thing):
+        if value not in items:
+            items.append(value)
+        return
+    n = len(items)
+    if not n or items[-1]._ord < value._ord:  # the common case when sectors or units are added in order
         items.append(value)
-        if isinstance(value, Thing):
-            items.sort(key=lambda t: t._ord)
+        return
+    at = bisect.bisect_left(items, value._ord, key=_ordinal)
+    if at < n and items[at] is value:
+        return
+    items.insert(at, value)
+
+
+def as_set(items: Iterable[Any]) -> list[Any]:
+    """A list given where a set is kept (`s.known = [...]`): each value once, things in declaration order."""
+    items = list(items)
+    try:
+        out = list(dict.fromkeys(items))  # things hash by identity; numbers and texts by value
+    except TypeError:  # records: compared by value, as `add` does
+        out = []
+        for x in items:
+            if x not in out:
+                out.append(x)
+    if out and isinstance(out[0], Thing):
+        out.sort(key=_ordinal)
+    return out
 
 
 def remove_item(items: list[Any], value: Any) -> None:

@@ -1,0 +1,188 @@
+"""A Warlord-sized turn -> times of its parts: fields reset each turn, a big `set of Sector` per player growing
+by `add`, the whole turn, and the state's save and load, with Python's cycle collector running and paused.
+
+Run: python benchmarks/bench_turn.py
+     python benchmarks/bench_turn.py --units 5000 --turns 4 --runs 3
+
+A ruleset with Warlord's map (320 x 99 = 31,680 sectors, two fields `reset each turn`), 100 players and
+--units divisions numbered per owner (four fields `reset each turn`, as the Warlord draft's mp, halted,
+ordered and motorised) is compiled as `rulesdsl` compiles any. Each turn every division looks around: its
+sector and the sectors next to it join its owner's `known: set of Sector` (so each player's set grows to
+thousands of sectors over the turns), marks its sector `seen_by` its owner, and spends its `mp`. Timed
+(CPU time of this process, median of --runs, a fresh game each run), per turn after the first:
+- reset: Game._reset_fields alone (every field `reset each turn` back at its default);
+- look: the phase of `add`s to the players' sets;
+- turn: Game.process_turn (reset, phases, reports' data not included);
+- save, load: runtime.state.dump + YAML text, and back;
+and the same turn with the cycle collector paused (gc.disable) as `rulesdsl turn` does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gc
+import io
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from rulesdsl.cli import main as cli
+from rulesdsl.compiler import check_path, load_module
+from rulesdsl.game.yamlio import dump_text, load_text
+from rulesdsl.runtime.engine import Game
+from rulesdsl.runtime.spec import RulesetSpec
+from rulesdsl.runtime.state import dump, load, new_game
+
+PLAYERS = 100
+
+RULES = '''ruleset "Bench turn" { version "1" turn "turn" }
+param per_player: int = 50
+thing Terrain keyed by code { symbol: text }
+data Terrain(code, symbol) { open: "." }
+grid Sector {
+  size 320 by 99
+  wrap east west
+  numbered "CCCRR"
+  terrain: Terrain = Terrain.open
+  seen_by: set of Player reset each turn
+  region: int = 0 reset each turn
+}
+thing Division numbered per owner {
+  sector: Sector indexed
+  regiments: int = 1
+  mp: int = 6 reset each turn
+  halted: bool = false reset each turn
+  ordered: bool = false reset each turn
+  motorised: bool = false reset each turn
+}
+player { known: set of Sector }
+orders { header "{account}", "{code}" }
+define spot(c: int, r: int) -> Sector? = sector_at(c - 1, r - 1)
+phase make at start {
+  for each p in players {
+    for each i in 1..per_player {
+      let at = spot(roll(320, "spawn"), roll(99, "spawn"))
+      if at != none { new Division(owner: p, sector: at) }
+    }
+  }
+}
+phase look {
+  for each d in Division {
+    add d.sector to d.owner.known
+    for each s in neighbours(d.sector) { add s to d.owner.known }
+    add d.owner to d.sector.seen_by
+    d.mp -= 1
+  }
+}
+phase wander {
+  for each d in Division {
+    let to = neighbour(d.sector, roll(8, "move"))
+    if to != none { d.sector = to }
+  }
+}
+report { template "t.report.j2" }
+'''
+
+
+def compile_bench(folder: Path) -> RulesetSpec:
+    path = folder / "t.rules"
+    path.write_text(RULES, encoding="utf-8")
+    (folder / "t.report.j2").write_text("{{ game.turn }}\n", encoding="utf-8")
+    checked = check_path(path)
+    assert checked.ok, checked.diagnostics
+    _, spec = load_module(path, folder / "cache")
+    return spec
+
+
+def fresh(spec: RulesetSpec, units: int) -> Game:
+    players = [{"name": f"P{i}", "account": f"a{i}", "code": "X"} for i in range(PLAYERS)]
+    return new_game(spec, {"players": players, "parameters": {"per_player": units // PLAYERS}})
+
+
+def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    t = time.process_time()
+    value = fn()
+    return time.process_time() - t, value
+
+
+def steps(spec: RulesetSpec, units: int, turns: int) -> dict[str, float]:
+    g = fresh(spec, units)
+    phase = {p.name: p.run for p in spec.phases}
+    out: dict[str, list[float]] = {"reset": [], "look": [], "turn": [], "turn, gc paused": [], "save": [],
+                                   "load": []}
+    g.process_turn([])
+    for _ in range(turns):
+        out["reset"].append(timed(g._reset_fields)[0])
+        out["look"].append(timed(lambda: phase["look"](g))[0])
+        out["turn"].append(timed(lambda: g.process_turn([]))[0])
+        gc.disable()
+        try:
+            out["turn, gc paused"].append(timed(lambda: g.process_turn([]))[0])
+        finally:
+            gc.enable()
+        took, text = timed(lambda: dump_text(dump(g)))
+        out["save"].append(took)
+        out["load"].append(timed(lambda text=text: load(spec, load_text(text)))[0])
+    known = [len(p.known) for p in g.all_players]  # type: ignore[attr-defined]
+    print(f"  {units:,} units, after {2 * turns + 1} turns: a player knows {min(known):,} to {max(known):,} "
+          f"sectors; state {len(text):,} bytes")
+    return {k: statistics.median(v) for k, v in out.items()}
+
+
+def commands(folder: Path, units: int, turns: int, paused: bool) -> dict[str, float]:
+    """`rulesdsl new` and `rulesdsl turn`, in this process, with the cycle collector running or paused for the
+    whole command: the time of each (a turn's is the median of `turns`)."""
+    rules = folder / "t.rules"
+    scenario = folder / "scenario.yaml"
+    players = "\n".join(f"- {{name: P{i}, account: a{i}, code: X, email: p{i}@example.org}}" for i in range(PLAYERS))
+    scenario.write_text(f"players:\n{players}\nparameters: {{per_player: {units // PLAYERS}}}\n", encoding="utf-8")
+    game = folder / ("game-paused" if paused else "game")
+
+    def run(argv: list[str]) -> float:
+        was = gc.isenabled()
+        if paused:
+            gc.disable()
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                took, status = timed(lambda: cli(argv))
+        finally:
+            if was:
+                gc.enable()
+        assert status == 0, argv
+        return took
+
+    made = run(["new", str(rules), str(game), "--scenario", str(scenario), "--seed", "5"])
+    taken = [run(["turn", str(game)]) for _ in range(turns)]
+    return {"rulesdsl new": made, "rulesdsl turn": statistics.median(taken)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--units", type=int, default=5000)
+    ap.add_argument("--turns", type=int, default=4)
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        spec = compile_bench(Path(tmp))
+        for i in range(args.runs):
+            for mode in ("on", "off"):
+                (Path(tmp) / f"{mode}{i}").mkdir()
+                for name in ("t.rules", "t.report.j2"):
+                    (Path(tmp) / f"{mode}{i}" / name).write_text((Path(tmp) / name).read_text())
+        runs = [steps(spec, args.units, args.turns) for _ in range(args.runs)]
+        for k in runs[0]:
+            print(f"{k:<16}{statistics.median(r[k] for r in runs):>9.3f} s")
+        print(f"{'command':<16}{'collector on':>13}{'paused':>10}")
+        on = [commands(Path(tmp) / f"on{i}", args.units, args.turns, False) for i in range(args.runs)]
+        off = [commands(Path(tmp) / f"off{i}", args.units, args.turns, True) for i in range(args.runs)]
+        for k in on[0]:
+            running, paused = (statistics.median(r[k] for r in rs) for rs in (on, off))
+            print(f"{k:<16}{running:>11.3f} s{paused:>8.3f} s")
+
+
+if __name__ == "__main__":
+    main()
