@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from rulesdsl.game.yamlio import dump_text
+from rulesdsl.game.yamlio import load_text as yaml_load
 from rulesdsl.runtime.engine import Game
+from rulesdsl.runtime.state import dump, load
 from tests.unit.rulestools import Loaded, check_text, load_text, marked_line
 
 RULES = '''ruleset "Unit orders" { version "1" turn "turn" }
@@ -18,6 +21,7 @@ thing Division numbered per owner {
   place: Place indexed
   regiments: int = 1
   patrols: int = 0
+  fresh: bool = false reset each turn
 }
 orders { header "{account}", "{code}" }
 order split "S {unit} {n}" {
@@ -26,7 +30,7 @@ order split "S {unit} {n}" {
   require n < unit.regiments else "division {unit} has only {unit.regiments} regiments"
   effect {
     unit.regiments -= n
-    new Division(owner: me, place: unit.place, regiments: n)
+    new Division(owner: me, place: unit.place, regiments: n, fresh: true)
   }
 }
 order link "L {units}" {
@@ -150,3 +154,16 @@ def test_valid_ends_turn_and_until_may_not_read_a_unit_argument(tmp_path: Path) 
         ("E0244", marked_line(text, "#! valid"), 9), ("E0244", marked_line(text, "#! ends"), 18),
         ("E0244", marked_line(text, "#! until"), 27)]
     assert "`require`" in (got.diagnostics[0].help or "")
+
+
+def test_the_state_leaves_out_a_reset_field_every_unit_holds_at_its_default(rules: Loaded) -> None:
+    g = start(rules)
+    turn(g, "S 1 4")
+    section = dump(g)["Division"]
+    assert section["columns"] == ["owner", "number", "place", "regiments", "patrols", "fresh"]
+    assert [row[-1] for row in section["rows"]] == [False, False, True]
+    turn(g)
+    section = dump(g)["Division"]
+    assert section["columns"] == ["owner", "number", "place", "regiments", "patrols"]
+    again = load(g.spec, yaml_load(dump_text(dump(g))))
+    assert [(d.number, d.fresh) for d in again.units["Division"].live()] == [(1, False), (2, False), (3, False)]
