@@ -435,6 +435,7 @@ class Thing(Node):
     fields: tuple[FieldDef, ...]
     line: int
     numbered: str = ""  # "" (keyed by `key`), "global" (`numbered`) or "owner" (`numbered per owner`)
+    ownerless: bool = False  # `numbered per owner or none`: an instance may have no owner
 
 
 @dataclass(frozen=True)

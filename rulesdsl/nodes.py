@@ -357,6 +357,7 @@ class ThingDecl(Decl):
     key: str  # "" for a numbered thing
     fields: tuple[FieldDecl, ...]
     numbered: str = ""  # "" (keyed), "global" (`numbered`) or "owner" (`numbered per owner`)
+    ownerless: bool = False  # `numbered per owner or none`: its built-in owner is `Player?`
 
 
 @dataclass(frozen=True)

@@ -224,9 +224,13 @@ class _Builder(Transformer[Any, Any]):
     @v_args(meta=True, inline=True)
     def numbered_thing_decl(self, meta: Any, name: Token, per_owner: Any, *fields: n.FieldDecl) -> n.ThingDecl:
         return n.ThingDecl(self.span(meta), str(name), "", tuple(fields),
-                           "owner" if per_owner is not None else "global", name_span=self.tspan(name))
+                           "owner" if per_owner is not None else "global", name_span=self.tspan(name),
+                           ownerless=per_owner == "or none")
 
-    def per_owner(self, _: list[Any]) -> bool:
+    def per_owner(self, children: list[Any]) -> str:
+        return "or none" if children and children[0] is not None else "per owner"
+
+    def or_none(self, _: list[Any]) -> bool:
         return True
 
     def indexed(self, _: list[Any]) -> bool:

@@ -110,7 +110,7 @@ def declarations(c: Checking) -> None:
     program.params = list(env.params.values())
     grid = env.grid.decl.name if env.grid is not None else None
     program.things = [ir.Thing(t.name, t.key, tuple(t.fields.values()), t.decl_span.line, t.numbered,
-                               span=t.decl_span) for t in env.things.values() if t.name != grid]
+                               t.ownerless, span=t.decl_span) for t in env.things.values() if t.name != grid]
     if env.grid is not None:
         gi = env.grid
         program.grid = ir.Grid(gi.decl.name, tuple(env.things[gi.decl.name].fields.values()), gi.width, gi.height,

@@ -70,7 +70,7 @@ def collect(c: Checking) -> None:
                             "and cannot name another thing", help="rename the thing, e.g. `Person`")
             claim(d.name, d.span, "thing")
         elif isinstance(d, n.ThingDecl) and claim(d.name, d.span, "thing"):
-            env.things[d.name] = ThingInfo(d.name, d.key, d.span, numbered=d.numbered)
+            env.things[d.name] = ThingInfo(d.name, d.key, d.span, numbered=d.numbered, ownerless=d.ownerless)
         elif isinstance(d, n.GridDecl):
             if env.grid is not None:
                 first = env.grid.decl

@@ -44,6 +44,12 @@ class ThingInfo:
     field_spans: dict[str, Span] = field(default_factory=dict)
     keys: list[str] = field(default_factory=list)
     numbered: str = ""  # "" (keyed), "global" (`numbered`) or "owner" (`numbered per owner`)
+    ownerless: bool = False  # `numbered per owner or none`: its built-in owner is `Player?`
+
+    @property
+    def owner_ty(self) -> T.Ty:
+        """The type of the built-in `owner` of a thing numbered per owner."""
+        return T.OptT(T.PLAYER) if self.ownerless else T.PLAYER
 
 
 @dataclass

@@ -564,7 +564,7 @@ class ExprChecker:
             if numbered and node.name == "number":
                 return ir.Field(T.INT, line, obj, node.name)
             if numbered == "owner" and node.name == "owner":
-                return ir.Field(T.PLAYER, line, obj, node.name)
+                return ir.Field(narrowed or self.env.things[base.name].owner_ty, line, obj, node.name)
             if node.name in fields:
                 return ir.Field(narrowed or fields[node.name].ty, line, obj, node.name)
             names = list(fields) + (list(PLAYER_BUILTINS) if base.name == "Player" else

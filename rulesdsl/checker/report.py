@@ -542,9 +542,10 @@ def numbered_schema(info: ThingInfo, fields: dict[str, Any]) -> dict[str, Any]:
     """A numbered thing's section, by its shape (runtime/unitstate.py): a list of rows, each a mapping of its
     fields (`owner` and `number` among them), or the state file's columns and a list of rows of values."""
     row = dict(fields)
-    row["properties"] = {**({"owner": {"type": ["string", "integer"]}} if info.numbered == "owner" else {}),
+    owner = ["string", "integer", "null"] if info.ownerless else ["string", "integer"]
+    row["properties"] = {**({"owner": {"type": owner}} if info.numbered == "owner" else {}),
                          "number": {"type": "integer", "minimum": 1}, **fields["properties"]}
-    if info.numbered == "owner":
+    if info.numbered == "owner" and not info.ownerless:
         row["required"] = ["owner"]
     return {"anyOf": [
         {"type": "array", "items": row},

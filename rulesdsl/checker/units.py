@@ -142,14 +142,19 @@ def new(x: ExprChecker, node: n.New, scope: Scope, ctx: Context) -> ir.Expr:
             x.err(span, "E0347", f"the `number` of a new {node.thing} cannot be given: it is the lowest unused "
                   "number" + (" of its owner" if info.numbered == "owner" else ""), help="remove `number: ...`")
             continue
-        want = T.PLAYER if name == "owner" and "owner" in builtin else fields[name].ty if name in fields else None
+        want = info.owner_ty if name == "owner" and "owner" in builtin else fields[name].ty if name in fields else None
         if want is None:
             listed = [*sorted(builtin - {"number"}), *fields]
             x.err(span, "E0347", f"{node.thing} has no field `{name}`",
                   help=f"did you mean `{closest(name, listed)}`?" if closest(name, listed)
                   else f"the fields of {node.thing} are " + and_(f"`{k}`" for k in listed) if listed else None)
             continue
-        x.expect(value, want, value.span or node.span, f"`{name}`")
+        if name == "owner" and value.ty == T.NONE and info.numbered == "owner" and not info.ownerless:
+            x.err(value.span or node.span, "E0245", f"a {node.thing} always has an owner, so `owner` cannot be none",
+                  help=f"to have {node.thing}s of no player (neutral forces, rebels), declare it "
+                       f"`thing {node.thing} numbered per owner or none`")
+        else:
+            x.expect(value, want, value.span or node.span, f"`{name}`")
         given[name] = value
     missing = [k for k in required(env, node.thing) if k not in given]
     if missing:

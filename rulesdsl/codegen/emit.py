@@ -1062,6 +1062,7 @@ class Emitter:
                         required = tuple(f.name for f in t.fields if t.numbered and f.default is None
                                          and not isinstance(f.ty, (T.OptT, T.ListT, T.SetT, T.MapT)))
                         more = (f", numbered={t.numbered!r}" if t.numbered else "") + \
+                            (", ownerless=True" if t.ownerless else "") + \
                             (f", indexed={indexed!r}" if indexed else "") + \
                             (f", required={required!r}" if required else "")
                         w.line(f"){more}),")

@@ -36,6 +36,7 @@ class ThingSpec:
     fields: tuple[FieldSpec, ...]
     instances: tuple[tuple[str, dict[str, Any]], ...]
     numbered: str = ""  # "" (keyed), "global" (`numbered`) or "owner" (`numbered per owner`)
+    ownerless: bool = False  # `numbered per owner or none`: an instance's owner may be none
     # The fields the runtime keeps an index of (runtime/units.py): those marked `indexed`, and every optional
     # field holding a numbered thing (so that `destroy` finds who holds it in its index).
     indexed: tuple[str, ...] = ()

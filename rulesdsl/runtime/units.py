@@ -26,6 +26,9 @@ from typing import Any
 # order of `Division` as a list (by owner, then number) is the order of `_ord`, so sets and index buckets
 # sort as a scan would. Numbers stay below it (new numbers are the lowest unused).
 OWNER_SPAN = 1 << 32
+# The `_ord` of an instance with no owner (`numbered per owner or none`) is this plus its number: after every
+# player's, so `Division` as a list gives the ownerless last, by number.
+NO_OWNER_ORD = 1 << 62
 _UNBOUNDED = 1 << 62
 _ordinal = operator.attrgetter("_ord")
 
@@ -107,6 +110,7 @@ class Store:
                  indexed: tuple[tuple[str, str], ...], ix: dict[str, dict[Any, dict[Any, None]]]) -> None:
         self.g = g  # the game: a default is worked out in it
         self.name, self.cls, self.per_owner, self.fields = name, cls, per_owner, fields
+        self.ownerless = False  # `numbered per owner or none`: instances of no player, numbered on their own
         self.indexed = indexed  # (field, attribute) of each index kept, the built-in `owner` among them
         self.required: frozenset[str] = frozenset()  # fields a scenario's row must give (ThingSpec.required)
         self.ix = ix
@@ -163,7 +167,11 @@ class Store:
 
     def make(self, owner: Any, number: int) -> Any:
         """A bare instance of `number` (of `owner`): its fields are set next, and then it is `add`ed."""
-        if self.per_owner:
+        if self.per_owner and owner is None:
+            # Only a thing `numbered per owner or none` is given none (the checker types its owner Player?).
+            obj = self.cls(str(number), NO_OWNER_ORD + number, number)
+            obj.owner = None
+        elif self.per_owner:
             obj = self.cls(f"{owner._key}/{number}", owner._ord * OWNER_SPAN + number, number)
             obj.owner = owner
         else:
@@ -243,6 +251,7 @@ def open_units(g: Any, things: Iterable[Any]) -> None:
         if t.numbered:
             store = Store(g, t.name, t.cls, t.numbered == "owner", t.fields, indexed, g.ix.setdefault(t.name, {}))
             store.required = frozenset(t.required)
+            store.ownerless = getattr(t, "ownerless", False)
             g.units[t.name] = store
             g.all[t.name] = []
     for store in g.units.values():

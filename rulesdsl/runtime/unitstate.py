@@ -71,8 +71,8 @@ def read(g: Any, data: dict[str, Any], check: Check, error: type[Exception]) -> 
                     raise error(f"{path}.number", f"a number is a whole number from 1 to {OWNER_SPAN - 1}, "
                                                   f"not {number!r}")
                 if store.find(owner, number) is not None:
-                    whose = f"{named.get(owner._key.upper()) or owner._key} already has" if store.per_owner \
-                        else "there is already"
+                    whose = f"{named.get(owner._key.upper()) or owner._key} already has" if owner is not None \
+                        else "there is already an ownerless" if store.per_owner else "there is already"
                     raise error(f"{path}.number", f"{whose} {store.name.lower()} {number}")
                 obj = store.make(owner, number)
                 store.place(obj)
@@ -114,6 +114,8 @@ def _owner(g: Any, store: Store, values: dict[str, Any], path: str, error: type[
     if not store.per_owner:
         return None
     raw = values.get("owner")
+    if raw is None and store.ownerless:
+        return None  # `numbered per owner or none`: no owner given (or null) is none
     if raw is None:
         raise error(f"{path}.owner", f"missing: every {store.name} has an owner (`numbered per owner`)")
     owner = g.lookup["Player"].get(str(raw).upper())
@@ -149,8 +151,10 @@ def find(g: Any, thing: str, raw: Any, path: str, error: type[Exception]) -> Any
     if store.per_owner:
         account, _, text = text.rpartition("/")
         owner = g.lookup["Player"].get(account.upper())
-        if owner is None:
-            raise error(path, f"{raw!r} names no {thing}: write the owner's account and the number, like \"ann/3\"")
+        if owner is None and not (store.ownerless and not account):  # a number alone: one of no owner
+            alone = ", or the number alone for one of no owner" if store.ownerless else ""
+            raise error(path, f"{raw!r} names no {thing}: write the owner's account and the number, like "
+                              f"\"ann/3\"{alone}")
     obj = store.find(owner, int(text)) if text.isdigit() and len(text) <= 18 else None
     if obj is None:
         raise error(path, f"there is no {thing.lower()} {raw}")
@@ -169,7 +173,7 @@ def dump(g: Any, encode: Callable[[Any, Any], Any]) -> dict[str, Any]:
         columns = (["owner"] if store.per_owner else []) + ["number"] + [f.name for f in fields]
         rows = []
         for obj in live:
-            row = Row([obj.owner._key] if store.per_owner else [])
+            row = Row([obj.owner._key if obj.owner is not None else None] if store.per_owner else [])
             row.append(obj.number)
             row.extend(encode(obj, f) for f in fields)
             rows.append(row)

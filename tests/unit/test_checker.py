@@ -261,6 +261,8 @@ CASES: dict[str, Case] = {
     "E0243": edit("  moves: int = 0\n", "  moves: int = 0\n  home: Box? indexed  #!\n", "E0243"),
     "E0244": add("thing Unit numbered { size: int = 1 }\norder drill \"D,{u}\" {\n u: Unit\n"
                  " valid u.size > 0 else \"empty\"  #!\n}\nphase drilling: run drill\n", "E0244", "`require`"),
+    "E0245": add("thing Unit numbered per owner { size: int = 1 }\nphase q {\n new Unit(owner: none)  #!\n}\n",
+                 "E0245", "numbered per owner or none"),
     "E0346": add("phase q { new Box(name: \"x\") }  #!\n", "E0346"),
     "E0346-destroy": add("phase q { for each b in Box { destroy b } }  #!\n", "E0346"),
     "E0347": add("thing Unit numbered { size: int = 1 }\nphase q { new Unit(sise: 2) }  #!\n", "E0347",
