@@ -357,7 +357,8 @@ def orders(c: Checking) -> None:
             with scope.push():
                 effect = checker.stmts(d.effect, scope, ectx)
             _fail_after_change(env, effect, False)
-        _judged_early(env, args, valids, ends, until)
+        if d.kind == "game":  # a personal order is carried out as it is read: its `valid` sees the instance
+            _judged_early(env, args, valids, ends, until)
         standing_as = d.standing.shared[0] if d.standing is not None and d.standing.shared is not None else ""
         out.append(ir.Order(name, d.kind, d.pattern, tuple(args), valids, requires, tuple(once), cost, effect,
                             d.span.line, tuple(counts), ends, tuple(once_as) if any(once_as) else (),

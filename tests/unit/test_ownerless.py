@@ -7,12 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
+from rulesdsl.game.folder import GameFolder
 from rulesdsl.game.yamlio import dump_text
 from rulesdsl.game.yamlio import load_text as yaml_load
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.state import StateError, dump, load
-from tests.unit.rulestools import Loaded, check_text, load_text, marked_line
+from tests.unit.rulestools import Loaded, check_text, load_text, marked_line, write_ruleset
 
 RULES = '''ruleset "Rebels" { version "1" turn "turn" }
 thing Place keyed by code { name: text }
@@ -100,3 +102,19 @@ def test_the_owner_may_be_none_to_the_checker(tmp_path: Path) -> None:
     plain = RULES.replace("numbered per owner or none", "numbered per owner")
     got = check_text(tmp_path, plain, "{{ rebels }}")
     assert got.diagnostics[0].code == "E0245"
+
+
+def test_a_game_folder_takes_rows_of_no_owner_and_turns_them(tmp_path: Path) -> None:
+    rules = write_ruleset(tmp_path / "rules", RULES, "{{ rebels }} {{ units }}\n")
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(yaml.safe_dump({
+        "players": [{"name": "Ann", "account": "ann", "code": "A"}],
+        "Division": [{"owner": "ann", "place": "A"}, {"place": "B"}, {"owner": None, "place": "A", "regiments": 2}],
+    }), encoding="utf-8")
+    folder = GameFolder.create(rules, tmp_path / "game", scenario, None)
+    orders = tmp_path / "ann.txt"
+    orders.write_text("ann\nA\nM 1 B\n", encoding="utf-8")
+    result = folder.process_turn([orders])
+    g = folder.load_game()
+    assert listed(g) == [("ann", 1, "B", 1), (None, 1, "B", 1), (None, 3, "B", 3)]
+    assert [path.read_text(encoding="utf-8") for _, path in result.reports] == ["2 [1]\n"]

@@ -167,3 +167,21 @@ def test_the_state_leaves_out_a_reset_field_every_unit_holds_at_its_default(rule
     assert section["columns"] == ["owner", "number", "place", "regiments", "patrols"]
     again = load(g.spec, yaml_load(dump_text(dump(g))))
     assert [(d.number, d.fresh) for d in again.units["Division"].live()] == [(1, False), (2, False), (3, False)]
+
+
+def test_a_personal_orders_valid_reads_its_unit(tmp_path: Path) -> None:
+    text = RULES + '''personal order rename "R {unit} {n}" {
+  unit: Division
+  n: 0..9
+  valid unit.regiments > 1 else "division {unit} is too small to name"
+  effect { unit.patrols = n }
+}
+'''
+    got = check_text(tmp_path, text, TEMPLATE)
+    assert got.ok, [d.message for d in got.diagnostics]
+    loaded = load_text(tmp_path / "game", text, TEMPLATE, "t", tmp_path / "cache")
+    g = loaded.new_game(players=1, Division=[{"owner": "1", "number": 1, "place": "A", "regiments": 10},
+                                             {"owner": "1", "number": 2, "place": "A"}])
+    turn(g, "R 1 7", "R 2 7", "R 3 7")
+    assert reasons(g) == ["R 2 7: division 2 is too small to name", "R 3 7: you have no division 3"]
+    assert units(g) == [(1, "A", 10, 7), (2, "A", 1, 0)]
