@@ -277,7 +277,7 @@ order split "S {unit} {regiments}" {
 order link "L {unit} {other}" {
   unit: Division
   other: Division
-  valid unit != other else "a division cannot link with itself"
+  require unit != other else "a division cannot link with itself"
   effect {
     unit.regiments += other.regiments
     destroy other
@@ -309,3 +309,16 @@ def test_numbered_units_split_then_link_as_written(tmp_path: Path, phases: str, 
     rows = state["Division"]
     assert isinstance(rows, dict) and rows["columns"] == ["owner", "number", "regiments"]
     assert [(r[1], r[2]) for r in rows["rows"]] == divisions, rows
+
+
+def test_a_link_reaches_the_division_a_split_made_earlier_in_the_round_robin(tmp_path: Path) -> None:
+    phases = "phase immediate: run split, link together"
+    path = write_ruleset(tmp_path / "rules", UNITS.replace("PHASES", phases), TEMPLATE.replace("seq {{ seq }}\n", ""))
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(yaml.safe_dump({"players": PLAYERS, "Division": [
+        {"owner": "ann", "number": 1, "regiments": 10}, {"owner": "ann", "number": 2, "regiments": 3}]}),
+        encoding="utf-8")
+    folder = GameFolder.create(path, tmp_path / "game", scenario, None)
+    _, state = turn(folder, tmp_path, ["S 1 4", "L 2 3", "L 2 2"], [])
+    rows = state["Division"]
+    assert isinstance(rows, dict) and [(r[1], r[2]) for r in rows["rows"]] == [(1, 6), (2, 7)], rows
