@@ -379,8 +379,17 @@ def _judged_early(env: Env, args: list[ir.Arg], valids: tuple[ir.Check, ...], en
     judged += [("ends turn when", ends)] if ends is not None and not isinstance(ends, ir.Const) else []
     judged += [("until", until)] if until is not None else []
     for word, node in judged:
+        # Two such arguments compared with each other (`valid unit != other`), and one written into the
+        # refusal's text, read only the numbers the line gave: those are known as the order is chosen.
+        numbers: set[int] = set()
         for x in ir.walk(node):
-            if isinstance(x, ir.Local) and x.name in late and x.span is not None:
+            if isinstance(x, ir.BinOp) and x.op in ("==", "!=") and all(
+                    isinstance(side, ir.Local) and side.name in late for side in (x.left, x.right)):
+                numbers |= {id(x.left), id(x.right)}
+            elif isinstance(x, ir.Interp):
+                numbers |= {id(p) for p in x.parts if isinstance(p, ir.Local) and p.name in late}
+        for x in ir.walk(node):
+            if isinstance(x, ir.Local) and x.name in late and x.span is not None and id(x) not in numbers:
                 thing = late[x.name]
                 env.diags.error(x.span, "E0244", f"`{word}` is judged as the order is chosen, before the phases "
                                 f"run, and `{x.name}` ({thing.show()}) is found only when the order is carried out",

@@ -185,3 +185,25 @@ def test_a_personal_orders_valid_reads_its_unit(tmp_path: Path) -> None:
     turn(g, "R 1 7", "R 2 7", "R 3 7")
     assert reasons(g) == ["R 2 7: division 2 is too small to name", "R 3 7: you have no division 3"]
     assert units(g) == [(1, "A", 10, 7), (2, "A", 1, 0)]
+
+
+def test_valid_may_compare_two_unit_arguments_and_name_one(rules: Loaded, tmp_path: Path) -> None:
+    text = RULES + '''order merge "J {unit} {other}" {
+  unit: Division
+  other: Division
+  valid unit != other else "division {unit} cannot join itself"
+  effect {
+    unit.regiments += other.regiments
+    destroy other
+  }
+}
+phase merging: run merge
+'''
+    got = check_text(tmp_path, text, TEMPLATE)
+    assert got.ok, [d.message for d in got.diagnostics]
+    loaded = load_text(tmp_path / "game", text, TEMPLATE, "t", tmp_path / "cache")
+    g = loaded.new_game(players=1, Division=[{"owner": "1", "number": 1, "place": "A", "regiments": 10},
+                                             {"owner": "1", "number": 2, "place": "A"}])
+    turn(g, "J 1 1", "S 1 4", "J 2 3")
+    assert reasons(g) == ["J 1 1: division 1 cannot join itself"]
+    assert units(g) == [(1, "A", 6, 0), (2, "A", 5, 0)]
