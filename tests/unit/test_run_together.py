@@ -277,7 +277,7 @@ order split "S {unit} {regiments}" {
 order link "L {unit} {other}" {
   unit: Division
   other: Division
-  require unit != other else "a division cannot link with itself"
+  valid unit != other else "a division cannot link with itself"
   effect {
     unit.regiments += other.regiments
     destroy other
