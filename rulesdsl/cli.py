@@ -199,8 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     # A game's objects are made once and kept until the command ends, in no cycles worth collecting: the cycle
     # collector, run every 700 new objects, walked all of them each time it reached the oldest generation.
-    # Paused, Warlord's 100-player game (31,680 sectors, 5,000 units) is made in 0.73 s instead of 1.19 s and
-    # a turn run in 0.89 s instead of 1.07 s (benchmarks/bench_turn.py).
+    # Paused, Warlord's 100-player game (31,680 sectors, 5,000 units) is made in 0.53 s instead of 1.02 s and
+    # a turn run in 0.79 s instead of 1.01 s (benchmarks/bench_turn.py).
     paused = args.func in (cmd_new, cmd_turn) and gc.isenabled()
     if paused:
         gc.disable()
