@@ -294,6 +294,8 @@ class Emitter:
         """`value` as a field or a local of type `target` keeps it: a list (or what a function made) given where
         a set is kept becomes one (each item once, things in declaration order), as `add` keeps it."""
         code = self.ex(value)
+        if isinstance(value, ir.MakeList) and len(value.items) < 2:
+            return code  # `[]` and `[x]` are sets already
         if isinstance(T.strip_opt(target), T.SetT) and (isinstance(value.ty, T.ListT) or
                                                         isinstance(value, ir.CallFn)):
             return f"{self.rt('as_set')}({code})"
@@ -1002,7 +1004,7 @@ class Emitter:
 
     def field_spec(self, f: ir.FieldDef) -> str:
         if f.default is not None:
-            default = f"lambda g: {self.ex(f.default)}"
+            default = f"lambda g: {self.stored(f.default, f.ty)}"
         else:
             value_ty = f.ty.value if isinstance(f.ty, T.MapT) else f.ty
             default = f"lambda g: {_zero(value_ty)}"

@@ -42,6 +42,7 @@ thing Place keyed by code { name: text }
 data Place(code, name) { A: "Alpha"  B: "Beta"  C: "Gamma" }
 thing Camp numbered { sites: set of Place }
 player { seen: set of Place }
+world { marked: set of Place = [Place.C, Place.A, Place.C] }
 orders { header "{account}", "{code}" }
 define around() -> set of Place = [Place.C, Place.B, Place.C]
 phase p {
@@ -71,4 +72,5 @@ def test_a_list_given_where_a_set_is_kept_becomes_one(sets: Loaded, tmp_path: Pa
     g.process_turn([])
     assert [x._key for x in g.all_players[0].seen] == ["A", "B", "C"]  # type: ignore[attr-defined]
     assert [[x._key for x in c.sites] for c in g.units["Camp"].live()] == [["A", "B"], ["A", "B", "C"]]
+    assert [x._key for x in g.world.marked] == ["A", "C"]  # type: ignore[attr-defined]
 
