@@ -297,7 +297,7 @@ class Emitter:
         if isinstance(value, ir.MakeList) and len(value.items) < 2:
             return code  # `[]` and `[x]` are sets already
         if isinstance(T.strip_opt(target), T.SetT) and (isinstance(value.ty, T.ListT) or
-                                                        isinstance(value, ir.CallFn)):
+                                                        isinstance(value, (ir.CallFn, ir.CallProcValue))):
             return f"{self.rt('as_set')}({code})"
         return code
 

@@ -42,9 +42,13 @@ thing Place keyed by code { name: text }
 data Place(code, name) { A: "Alpha"  B: "Beta"  C: "Gamma" }
 thing Camp numbered { sites: set of Place }
 player { seen: set of Place }
-world { marked: set of Place = [Place.C, Place.A, Place.C] }
+world {
+  marked: set of Place = [Place.C, Place.A, Place.C]
+  gathered: set of Place
+}
 orders { header "{account}", "{code}" }
 define around() -> set of Place = [Place.C, Place.B, Place.C]
+procedure gather() -> set of Place { return [Place.B, Place.A, Place.B] }
 phase p {
   for each q in players {
     q.seen = [Place.C, Place.A, Place.C]
@@ -53,6 +57,7 @@ phase p {
   new Camp(sites: [Place.B, Place.A, Place.B])
   let c = new Camp(sites: around())
   add Place.A to c.sites
+  world.gathered = gather()
 }
 report {
   seen = [x.code for x in me.seen]
@@ -73,4 +78,5 @@ def test_a_list_given_where_a_set_is_kept_becomes_one(sets: Loaded, tmp_path: Pa
     assert [x._key for x in g.all_players[0].seen] == ["A", "B", "C"]  # type: ignore[attr-defined]
     assert [[x._key for x in c.sites] for c in g.units["Camp"].live()] == [["A", "B"], ["A", "B", "C"]]
     assert [x._key for x in g.world.marked] == ["A", "C"]  # type: ignore[attr-defined]
+    assert [x._key for x in g.world.gathered] == ["A", "B"]  # type: ignore[attr-defined]
 
