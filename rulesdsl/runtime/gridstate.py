@@ -15,7 +15,8 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from rulesdsl.runtime import state as st
+from rulesdsl.runtime import codec
+from rulesdsl.runtime.codec import StateError
 from rulesdsl.runtime.grid import Grid, SectorNames
 from rulesdsl.runtime.sectors import fill
 from rulesdsl.runtime.spec import FieldSpec, GridSpec
@@ -42,10 +43,10 @@ def build(g: Any) -> None:
     for value, n, digit, what in ((spec.width, width, "C", "columns"), (spec.height, height, "R", "rows")):
         path = f"$.parameters.{value}" if isinstance(value, str) else f"$.{spec.name}"
         if n < 1:
-            raise st.StateError(path, f"the grid `{spec.name}` needs at least 1 of its {what}, not {n}")
+            raise StateError(path, f"the grid `{spec.name}` needs at least 1 of its {what}, not {n}")
         room = 10 ** spec.pattern.count(digit)
         if n > room:
-            raise st.StateError(path, f"{n} {what} do not fit the numbering \"{spec.pattern}\", which has room "
+            raise StateError(path, f"{n} {what} do not fit the numbering \"{spec.pattern}\", which has room "
                                       f"for {room}")
     grid = Grid(width, height, spec.wrap_x, spec.wrap_y)
     g.grid = grid
@@ -89,14 +90,14 @@ def read(g: Any, data: dict[str, Any], check: Callable[[Callable[[], None]], Non
     if section is None:
         return
     if not isinstance(section, dict):
-        raise st.StateError(path, "expected a mapping of the grid's fields to their layers")
+        raise StateError(path, "expected a mapping of the grid's fields to their layers")
     by_name = {f.name: f for f in spec.fields}
     draws = dict(spec.draws)
     for name, layer in section.items():
         f = by_name.get(str(name))
         if f is None:
             def unknown(name: Any = name) -> None:
-                raise st.StateError(f"{path}.{name}", f"the grid `{spec.name}` has no field `{name}` (its fields are "
+                raise StateError(f"{path}.{name}", f"the grid `{spec.name}` has no field `{name}` (its fields are "
                                                       f"{', '.join(by_name)})")
             check(unknown)
             continue
@@ -107,7 +108,7 @@ def read(g: Any, data: dict[str, Any], check: Callable[[Callable[[], None]], Non
         else:
             def wrong(f: FieldSpec = f) -> None:
                 drawn = "rows of symbols, or " if f.name in draws else ""
-                raise st.StateError(f"{path}.{f.name}", f"expected {drawn}a mapping of sector numbers to values")
+                raise StateError(f"{path}.{f.name}", f"expected {drawn}a mapping of sector numbers to values")
             check(wrong)
 
 
@@ -119,19 +120,19 @@ def _read_drawn(g: Any, f: FieldSpec, symbol_attr: str, text: str, path: str) ->
     if rows and rows[-1] == "":
         rows.pop()  # the newline that ends the last row
     if len(rows) != grid.height:
-        raise st.StateError(path, f"{len(rows)} rows, not {grid.height}: one line of symbols per row of the map")
+        raise StateError(path, f"{len(rows)} rows, not {grid.height}: one line of symbols per row of the map")
     sectors = g.sectors
     attr = f.attr
     w = grid.width
     for r, line in enumerate(rows):
         if len(line) != w:
-            raise st.StateError(path, f"row {r} has {len(line)} symbols, not {w}")
+            raise StateError(path, f"row {r} has {len(line)} symbols, not {w}")
         try:
             values = [by_symbol[ch] for ch in line]
         except KeyError:
             col = next(i for i, ch in enumerate(line) if ch not in by_symbol)
             known = ", ".join(f"{sym!r} {obj._key}" for sym, obj in by_symbol.items())
-            raise st.StateError(path, f"row {r}, column {col}: {line[col]!r} is no {thing}'s symbol ({known})") \
+            raise StateError(path, f"row {r}, column {col}: {line[col]!r} is no {thing}'s symbol ({known})") \
                 from None
         base = r * w
         for c, value in enumerate(values):
@@ -145,13 +146,13 @@ def _read_sparse(g: Any, f: FieldSpec, layer: dict[Any, Any], path: str) -> None
         where = f"{path}.{key}"
         if isinstance(key, int):
             # YAML reads 0101 unquoted as a number (65, in octal): the digits the writer meant are gone.
-            raise st.StateError(where, f"a number, not a sector: write sectors in quotes, like \"{sectors[0]._key}\", "
+            raise StateError(where, f"a number, not a sector: write sectors in quotes, like \"{sectors[0]._key}\", "
                                        "or YAML reads them as numbers")
         try:
             s = sectors[names.parse(str(key))]
         except ValueError as e:
-            raise st.StateError(where, str(e)) from None
-        value = st.decode(g, raw, f.type, where)
+            raise StateError(where, str(e)) from None
+        value = codec.decode(g, raw, f.type, where)
         if f.type[0] == "map":
             value = {k: v for k, v in value.items() if v != f.default(g)}
         setattr(s, f.attr, value)
@@ -178,14 +179,14 @@ def dump(g: Any) -> dict[str, Any]:
             for s in sectors:
                 m = getattr(s, attr)
                 if m:
-                    layer[s._key] = st.encode(st._canonical_map(g, f.type[1], m), f.type)
+                    layer[s._key] = codec.encode(codec.canonical_map(g, f.type[1], m), f.type)
         else:
             default = f.default(g)
             ty = f.type
             for s in sectors:
                 v = getattr(s, attr)
                 if v is not default and v != default:
-                    layer[s._key] = st.encode(v, ty)
+                    layer[s._key] = codec.encode(v, ty)
         out[f.name] = layer
     return out
 
@@ -207,8 +208,8 @@ def broken(g: Any, found: list[Any]) -> None:
         for s in g.sectors:
             value = getattr(s, f.attr)
             if f.type[0] == "map":
-                for key, v in st._canonical_map(g, f.type[1], value).items():
+                for key, v in codec.canonical_map(g, f.type[1], value).items():
                     if v is not None and not where(g, v):
-                        found.append(st._breaks(g, f, v, f.type[2], f"{path}.{f.name}.{s._key}.{key}"))
+                        found.append(codec.breaks(g, f, v, f.type[2], f"{path}.{f.name}.{s._key}.{key}"))
             elif value is not None and not where(g, value):
-                found.append(st._breaks(g, f, value, f.type, f"{path}.{f.name}.{s._key}"))
+                found.append(codec.breaks(g, f, value, f.type, f"{path}.{f.name}.{s._key}"))

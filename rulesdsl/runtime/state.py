@@ -5,46 +5,24 @@ from __future__ import annotations
 import difflib
 import functools
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any
 
 from rulesdsl.runtime import gridstate, unitstate
-from rulesdsl.runtime.core import PlayerBase, Thing, table_problem
+from rulesdsl.runtime.codec import (
+    StateError,
+    StateErrors,
+    breaks,
+    canonical_map,
+    decode,
+    encode,
+    shown,
+)
+from rulesdsl.runtime.core import PlayerBase, table_problem
 from rulesdsl.runtime.engine import Game
-from rulesdsl.runtime.spec import FieldSpec, RulesetSpec, TableCheckSpec, TypeDesc
+from rulesdsl.runtime.spec import FieldSpec, RulesetSpec, TableCheckSpec
 from rulesdsl.runtime.units import index_keyed, open_units, with_grid
 
 STATE_FORMAT = 1
-# Whole numbers of more than 18 digits are no sane count, amount or seed, and cost time to read; a decimal's
-# numerator and denominator get more room, since exact arithmetic over many turns makes them long.
-MAX_INT = 10 ** 18 - 1
-MAX_DECIMAL_TEXT = 1000
-
-
-class StateError(Exception):
-    """A scenario or state value that cannot be used; `path` is its JSON path."""
-
-    def __init__(self, path: str, message: str) -> None:
-        self.path = path
-        super().__init__(f"{path}: {message}")
-
-    @property
-    def errors(self) -> list[StateError]:
-        """Every fault found, in the order met: this one alone, or those a StateErrors gathered."""
-        return [self]
-
-
-class StateErrors(StateError):
-    """Several faults of one scenario, so that its writer fixes them all in one go; `path` is the first's."""
-
-    def __init__(self, errors: list[StateError]) -> None:
-        self._errors = [e for err in errors for e in err.errors]
-        self.path = self._errors[0].path
-        Exception.__init__(self, "\n".join(str(e) for e in self._errors))
-
-    @property
-    def errors(self) -> list[StateError]:
-        return list(self._errors)
 
 
 class _Faults:
@@ -66,87 +44,6 @@ class _Faults:
     def raise_any(self) -> None:
         if self.found:
             raise StateErrors(self.found)
-
-
-def encode(value: Any, ty: TypeDesc) -> Any:
-    kind = ty[0]
-    if value is None:
-        return None
-    if kind == "decimal":
-        f = Fraction(value)
-        return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
-    if kind == "thing":
-        return value._key
-    if kind == "opt":
-        return encode(value, ty[1])
-    if kind in ("list", "set"):
-        return [encode(v, ty[1]) for v in value]
-    if kind == "map":
-        return {k: encode(v, ty[2]) for k, v in value.items()}
-    return value
-
-
-def decode(g: Game, value: Any, ty: TypeDesc, path: str) -> Any:
-    kind = ty[0]
-    if kind == "opt":
-        return None if value is None else decode(g, value, ty[1], path)
-    if value is None:
-        raise StateError(path, "a value is needed here")
-    if kind in ("int", "money"):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise StateError(path, f"expected a whole number, not {_shown(value)}")
-        if abs(value) > MAX_INT:
-            raise StateError(path, "a whole number of more than 18 digits is out of range")
-        return value
-    if kind == "decimal":
-        text = str(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else ""
-        if len(text) > MAX_DECIMAL_TEXT:
-            raise StateError(path, f"a number of more than {MAX_DECIMAL_TEXT} characters is out of range")
-        try:
-            return Fraction(text)
-        except (ValueError, ZeroDivisionError, OverflowError):
-            raise StateError(path, f"expected a number, not {_shown(value)}") from None
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise StateError(path, f"expected true or false, not {_shown(value)}")
-        return value
-    if kind == "text":
-        return str(value)
-    if kind == "thing":
-        if ty[1] in g.units:
-            return unitstate.find(g, ty[1], value, path, StateError)
-        obj = g.lookup[ty[1]].get(str(value).upper())
-        if obj is None:
-            raise StateError(path, f"no {ty[1]} is keyed {_shown(value)}")
-        return obj
-    if kind in ("list", "set"):
-        if not isinstance(value, list):
-            raise StateError(path, "expected a list")
-        items = [decode(g, v, ty[1], f"{path}[{i}]") for i, v in enumerate(value)]
-        if kind == "set" and items and isinstance(items[0], Thing):
-            items = sorted(set(items), key=lambda t: t._ord)
-        return items
-    if kind == "map":
-        if not isinstance(value, dict):
-            raise StateError(path, "expected a mapping of keys to values")
-        out = {}
-        for k, v in value.items():
-            key = decode(g, k, ("thing", ty[1]), f"{path}.{k}")
-            out[key._key] = decode(g, v, ty[2], f"{path}.{k}")
-        return _canonical_map(g, ty[1], out)
-    raise AssertionError(f"unknown type {ty}")
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else f"{text[:57]}..."
-
-
-def _canonical_map(g: Game, key_thing: str, m: dict[str, Any]) -> dict[str, Any]:
-    # By each key's own place (`_ord`, its place in the index), not a table of every key's place: a map keyed
-    # by the 31,680 sectors of a grid would build that table for each map written.
-    index = g.index[key_thing]
-    return {k: m[k] for k in sorted(m, key=lambda k: index[k]._ord if k in index else len(index))}
 
 
 def _init_fields(g: Game, obj: Any, fields: tuple[FieldSpec, ...]) -> None:
@@ -354,7 +251,7 @@ def dump(g: Game) -> dict[str, Any]:
 def _enc_field(g: Game, obj: Any, f: FieldSpec) -> Any:
     value = getattr(obj, f.attr)
     if f.type[0] == "map":
-        return encode(_canonical_map(g, f.type[1], value), f.type)
+        return encode(canonical_map(g, f.type[1], value), f.type)
     return encode(value, f.type)
 
 
@@ -406,7 +303,7 @@ def _load_standing(g: Game, data: dict[str, Any]) -> dict[str, list[tuple[str, s
             spec = g.orders.get(item.get("order", ""))
             if spec is None or not spec.standing:
                 raise StateError(f"$.engine.standing.{account}[{i}].order",
-                                 f"{_shown(item.get('order'))} is not a standing order of this ruleset")
+                                 f"{shown(item.get('order'))} is not a standing order of this ruleset")
             out.setdefault(account, []).append((spec.name, str(item.get("text", ""))))
     return out
 
@@ -448,13 +345,8 @@ def _broken(g: Game, obj: Any, fields: tuple[FieldSpec, ...], path: str, found: 
         assert f.where is not None
         value = getattr(obj, f.attr)
         if f.type[0] == "map":
-            for key, v in _canonical_map(g, f.type[1], value).items():
+            for key, v in canonical_map(g, f.type[1], value).items():
                 if v is not None and not f.where(g, v):
-                    found.append(_breaks(g, f, v, f.type[2], f"{path}.{f.name}.{key}"))
+                    found.append(breaks(g, f, v, f.type[2], f"{path}.{f.name}.{key}"))
         elif value is not None and not f.where(g, value):
-            found.append(_breaks(g, f, value, f.type, f"{path}.{f.name}"))
-
-
-def _breaks(g: Game, f: FieldSpec, value: Any, ty: TypeDesc, path: str) -> StateError:
-    return StateError(path, f"{_shown(encode(value, ty))} is not allowed: `{f.name}: ... where {f.where_text}` "
-                            f"({g.spec.source} line {f.line})")
+            found.append(breaks(g, f, value, f.type, f"{path}.{f.name}"))
