@@ -15,8 +15,7 @@ from fractions import Fraction
 from rulesdsl import ir
 from rulesdsl import types as T
 from rulesdsl.checker import ranges
-from rulesdsl.checker.decls import and_
-from rulesdsl.checker.env import Env
+from rulesdsl.checker.env import Env, and_
 from rulesdsl.checker.ranges import HIGHEST, LOWEST, Keys, describe, row_keys, uncovered
 from rulesdsl.checker.state import Checking
 from rulesdsl.source import Span

@@ -7,7 +7,6 @@ These are phase 1 (declare) passes: names, signatures and field types are resolv
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
@@ -25,6 +24,8 @@ from rulesdsl.checker.env import (
     GridInfo,
     ProcInfo,
     ThingInfo,
+    and_,
+    closest,
     suggest,
     suggest_key,
 )
@@ -620,11 +621,6 @@ def _data(env: Env, module: n.Module) -> dict[str, list[ir.Instance]]:
     return out
 
 
-def closest(name: str, candidates: Iterable[str]) -> str | None:
-    """The candidate `name` is probably a misspelling of, as `suggest` would name it."""
-    close = difflib.get_close_matches(name, sorted(set(candidates) - {name}), n=1, cutoff=0.6)
-    return close[0] if close else None
-
 
 def _things_hint(env: Env) -> str:
     if not env.things:
@@ -639,10 +635,6 @@ def _fields_hint(info: ThingInfo, column: str) -> str:
     meant = closest(column, info.fields)
     return f"did you mean `{meant}`? {listed[0].upper()}{listed[1:]}" if meant else listed
 
-
-def and_(items: Iterable[str]) -> str:
-    shown = list(items)
-    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" and {shown[-1]}"
 
 
 def _column_span(d: n.DataDecl, i: int) -> Span:

@@ -6,6 +6,7 @@ import difflib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
@@ -238,3 +239,39 @@ class Scope:
             self.frames.pop()
             self.narrow.pop()
             self.why.pop()
+
+class ExprChecks(Protocol):
+    """The expression checker as the modules it hands a construct to (flow.py, making.py) call it back: only
+    this much of it, so that they need not import exprs.py, which imports them."""
+
+    env: Env
+
+    def err(self, span: Span, code: str, msg: str, help: str | None = None) -> None: ...
+
+    def shown(self, node: n.Expr) -> str | None: ...
+
+    def expect(self, e: ir.Expr, want: T.Ty, span: Span, what: str) -> ir.Expr: ...
+
+    def expr(self, node: n.Expr, scope: Scope, ctx: Context) -> ir.Expr: ...
+
+    def cond(self, node: n.Expr, scope: Scope, ctx: Context) -> ir.Expr: ...
+
+    def narrowing(self, node: n.Expr, scope: Scope, ctx: Context, positive: bool = True) -> dict[str, T.Ty]: ...
+
+    def loop_body(self, nodes: tuple[n.Stmt, ...], scope: Scope, ctx: Context) -> tuple[ir.Stmt, ...]: ...
+
+    def arguments(self, func: str, args: tuple[ir.Expr, ...], nodes: tuple[n.Expr, ...],
+                  params: tuple[tuple[str, T.Ty], ...], span: Span) -> None: ...
+
+
+
+# ---------------------------------------------------------------- words in messages
+def closest(name: str, candidates: Iterable[str]) -> str | None:
+    """The candidate `name` is probably a misspelling of, as `suggest` would name it."""
+    close = difflib.get_close_matches(name, sorted(set(candidates) - {name}), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def and_(items: Iterable[str]) -> str:
+    shown = list(items)
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + f" and {shown[-1]}"

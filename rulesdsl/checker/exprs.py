@@ -12,7 +12,7 @@ from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
 from rulesdsl.builtins import BUILTINS, CHANCE
-from rulesdsl.checker import flow
+from rulesdsl.checker import flow, making
 from rulesdsl.checker.env import (
     PLAYER_BUILTINS,
     PLAYER_WRITABLE,
@@ -357,9 +357,7 @@ class ExprChecker:
         if isinstance(node, n.Route):
             return self.route(node, scope, ctx)
         if isinstance(node, n.New):
-            from rulesdsl.checker import units  # it reads the declarations, which import this module
-
-            return units.new(self, node, scope, ctx)
+            return making.new(self, node, scope, ctx)
         if isinstance(node, n.Reach):
             return self.reach(node, scope, ctx)
         if isinstance(node, n.BinOp):
@@ -1279,9 +1277,7 @@ class ExprChecker:
             made = self.expr(node.value, scope, ctx)
             return ir.NewStmt(line, made) if isinstance(made, ir.New) else None
         if isinstance(node, n.Destroy):
-            from rulesdsl.checker import units
-
-            return units.destroy(self, node, scope, ctx)
+            return making.destroy(self, node, scope, ctx)
         if isinstance(node, n.While):
             return flow.while_(self, node, scope, ctx)
         if isinstance(node, n.Return):

@@ -9,16 +9,12 @@ whether a `while true` can ever be left (E0371).
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
-from rulesdsl.checker.env import Context, Env, Scope
+from rulesdsl.checker.env import Context, Env, ExprChecks, Scope
 from rulesdsl.source import Span
-
-if TYPE_CHECKING:
-    from rulesdsl.checker.exprs import ExprChecker
 
 # What each place that may not ask a procedure's value is, for E0368 (the places chance is refused too).
 NO_CHANGE = {
@@ -30,7 +26,7 @@ NO_CHANGE = {
 }
 
 
-def while_(x: ExprChecker, node: n.While, scope: Scope, ctx: Context) -> ir.Stmt:
+def while_(x: ExprChecks, node: n.While, scope: Scope, ctx: Context) -> ir.Stmt:
     """`while COND { ... }`: COND is a condition asked before each round (and after `skip`); inside the body it
     narrows as an `if` would. A condition that is the literal `true` needs a way out (E0371)."""
     cond = x.cond(node.cond, scope, ctx)
@@ -44,7 +40,7 @@ def while_(x: ExprChecker, node: n.While, scope: Scope, ctx: Context) -> ir.Stmt
     return ir.While(node.span.line, cond, body)
 
 
-def return_(x: ExprChecker, node: n.Return, scope: Scope, ctx: Context) -> ir.Stmt:
+def return_(x: ExprChecks, node: n.Return, scope: Scope, ctx: Context) -> ir.Stmt:
     """`return` ends a procedure, an order's effect (which has then succeeded) or a phase; `return VALUE` only a
     procedure declared `-> TYPE` (E0365), which must give one (E0366)."""
     line = node.span.line
@@ -82,7 +78,7 @@ def _shown_type(ty: T.Ty) -> str:
     return ty.show() if ty not in (T.ANY, T.NONE) else "TYPE"
 
 
-def loop_exit(x: ExprChecker, node: n.Break | n.Skip, ctx: Context) -> ir.Stmt | None:
+def loop_exit(x: ExprChecks, node: n.Break | n.Skip, ctx: Context) -> ir.Stmt | None:
     """`break` and `skip` belong in a loop's body (E0370)."""
     word = "break" if isinstance(node, n.Break) else "skip"
     if not ctx.loop:
@@ -184,7 +180,7 @@ _ELSEWHERE = {
 }
 
 
-def call_value(x: ExprChecker, node: n.Call, scope: Scope, ctx: Context) -> ir.Expr:
+def call_value(x: ExprChecks, node: n.Call, scope: Scope, ctx: Context) -> ir.Expr:
     """A procedure declared `-> TYPE`, called for its value: only where the state may change (E0368), and not
     inside an aggregate or a loop's `where` or `by` (E0369), which may ask for an item's value in another
     order, through an index, or not at all."""

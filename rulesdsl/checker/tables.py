@@ -16,8 +16,8 @@ from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
 from rulesdsl.checker import ranges
-from rulesdsl.checker.decls import and_, const_value
-from rulesdsl.checker.env import Context, Env, Scope
+from rulesdsl.checker.decls import const_value
+from rulesdsl.checker.env import Context, Env, Scope, and_
 from rulesdsl.checker.state import Checking
 
 # A bound of a range row: a number, a parameter (known when the game starts), or None for no bound.
