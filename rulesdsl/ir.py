@@ -202,6 +202,7 @@ class Route(Expr):
     var: str
     start: Expr
     goal: Expr
+    bound: Expr | None = None  # `within R`: only sectors at most R from START may be entered
 
 
 @dataclass(frozen=True)
@@ -624,6 +625,9 @@ class Program:
     player_line: int = 0
     report_schema: dict[str, Any] = field(default_factory=dict)
     state_schema: dict[str, Any] = field(default_factory=dict)
+    # The paths whose prices are kept for the game (checker/routes.py): the site number that keys them, and
+    # the values fixed for the call that they also depend on, in the order first read.
+    priced: dict[Route, tuple[int, tuple[Expr, ...]]] = field(default_factory=dict)
 
     def nodes(self) -> Iterator[Node]:
         """Every declaration of the program, in the order the checker makes them, each holding its bodies."""

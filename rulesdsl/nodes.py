@@ -128,6 +128,7 @@ class Route(Expr):
     var: str
     start: Expr
     goal: Expr
+    bound: Expr | None = None  # `within R`
 
 
 @dataclass(frozen=True)

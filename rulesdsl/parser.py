@@ -539,6 +539,10 @@ class _Builder(Transformer[Any, Any]):
     def report_name(self, tok: Token) -> Token:
         return tok
 
+    @v_args(inline=True)
+    def group_name(self, tok: Token) -> Token:
+        return tok
+
     @v_args(meta=True, inline=True)
     def report_field(self, meta: Any, name: Token, value: n.Expr) -> n.ReportField:
         return n.ReportField(self.span(meta), str(name), value)
@@ -746,8 +750,13 @@ class _Builder(Transformer[Any, Any]):
                                where, by[0] if by else None, by[1] if by else False)
 
     @v_args(meta=True, inline=True)
-    def route_expr(self, meta: Any, name: Token, cost: n.Expr, var: Token, start: n.Expr, goal: n.Expr) -> n.Route:
-        return n.Route(self.span(meta), str(name), self.tspan(name), cost, str(var), start, goal)
+    def route_expr(self, meta: Any, name: Token, cost: n.Expr, var: Token, start: n.Expr, goal: n.Expr,
+                   bound: n.Expr | None) -> n.Route:
+        return n.Route(self.span(meta), str(name), self.tspan(name), cost, str(var), start, goal, bound)
+
+    @v_args(inline=True)
+    def bound(self, e: n.Expr) -> n.Expr:
+        return e
 
     @v_args(meta=True, inline=True)
     def reach_expr(self, meta: Any, name: Token, body: n.Expr, var: Token, seeds: n.Expr, via: n.Expr | None,

@@ -17,7 +17,20 @@ from __future__ import annotations
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
-from rulesdsl.checker import analyse, bodies, coverage, decls, grids, lookups, orders, report, secrets, tables, units
+from rulesdsl.checker import (
+    analyse,
+    bodies,
+    coverage,
+    decls,
+    grids,
+    lookups,
+    orders,
+    report,
+    routes,
+    secrets,
+    tables,
+    units,
+)
 from rulesdsl.checker.env import Env
 from rulesdsl.checker.state import Checking, Pass, TemplateLoader
 from rulesdsl.diagnostics import DiagnosticBag
@@ -60,6 +73,7 @@ ANALYSE: tuple[Pass, ...] = (
     orders.shared_sets,  # orders sharing `once ... as NAME` or `standing ... as NAME` name one kind of value
     lookups.check,       # table reads and list positions that stop a turn (E0339, E0340, W0205)
     units.unindexed,     # loops over numbered things that could read an index (W0207)
+    routes.priced,       # paths whose prices depend on nothing that changes after the start: kept per game
     analyse.unused,      # W0101
     report.schemas,      # the report's and the state file's JSON Schemas
 )

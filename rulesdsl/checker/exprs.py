@@ -993,6 +993,7 @@ class ExprChecker:
             sector_ty = sector
         start = self.expect(self.expr(node.start, scope, ctx), sector_ty, node.start.span, "where a path starts")
         goal = self.expect(self.expr(node.goal, scope, ctx), sector_ty, node.goal.span, "where a path ends")
+        bound = self.route_bound(node, scope, ctx)
         with scope.push():
             scope.declare(node.var, sector_ty)
             cost = self.expr(node.cost, scope, ctx)
@@ -1001,7 +1002,31 @@ class ExprChecker:
                      f"it cannot be entered, not {cost.ty.show()}",
                      help=self.type_hint(cost.ty, T.INT, node.cost) or "like `move_cost(x.terrain)`, a table of "
                      "`int?`")
-        return ir.Route(T.ListT(sector_ty), line, cost, node.var, start, goal)
+        elif not _mentions(node.cost, node.var):
+            self.diags.warning(node.cost.span, "W0211", f"this cost does not depend on `{node.var}`: every sector "
+                               "costs the same, so the route ignores what it crosses",
+                               help=f"price the sector entered, like `move_cost({node.var}.terrain)`, `none` where "
+                               f"{node.var} cannot be entered")
+        return ir.Route(T.ListT(sector_ty), line, cost, node.var, start, goal, bound)
+
+    def route_bound(self, node: n.Route, scope: Scope, ctx: Context) -> ir.Expr | None:
+        """`within R` of a path: a whole number (E0360), at least 1 when written as a literal (E0361)."""
+        if node.bound is None:
+            return None
+        bound = self.expr(node.bound, scope, ctx)
+        if bound.ty != T.ANY and not T.assignable(bound.ty, T.INT):
+            what = "an optional number" if isinstance(bound.ty, T.OptT) else bound.ty.show()
+            self.err(node.bound.span, "E0360", f"`within` bounds a route by a distance from where it starts, a whole "
+                     f"number of steps (int), not {what}",
+                     help=self.type_hint(bound.ty, T.INT, node.bound) or "like `within 20`, or `within "
+                     "distance(a, b) + 10`")
+            return None
+        value = literal_number(bound)
+        if value is not None and value < 1:
+            self.err(node.bound.span, "E0361", f"a route within {value} of its start can never leave it: every "
+                     "route would be `[]`", help="bound it by 1 or more steps, or leave `within` out to search "
+                     "the whole map")
+        return bound
 
     def reach(self, node: n.Reach, scope: Scope, ctx: Context) -> ir.Expr:
         """`reachable(x for x from SEEDS [via STEP] [where COND])`: SEEDS one item or a list or set of items (the

@@ -192,11 +192,20 @@ class Emitter:
             return self.agg(e)
         if isinstance(e, ir.Route):
             start, goal = self.ex(e.start), self.ex(e.goal)
+            window = "" if e.bound is None else f", {self.ex(e.bound)}"
+            priced = self.p.priced.get(e)
+            keys = "" if priced is None else ", ".join(self.ex(k) for k in priced[1])
             with self.block():
                 v = self.bind(e.var)
                 cost = self.ex(e.cost)
+            if priced is not None:
+                # Prices kept for the game, keyed by the site and the values fixed for the call that COST reads
+                # (checker/routes.py): the lambda is asked only for sectors no earlier search priced.
+                keys = f"({keys},)" if len(priced[1]) == 1 else f"({keys})"
+                return (f"{self.rt('route_priced')}(g, {priced[0]}, {keys}, {start}, {goal}, "
+                        f"lambda {v}: {cost}{window})")
             # The price is asked for at once, inside the call: the lambda outlives no loop.
-            return f"{self.rt('route')}(g, {start}, {goal}, lambda {v}: {cost})"
+            return f"{self.rt('route')}(g, {start}, {goal}, lambda {v}: {cost}{window})"
         if isinstance(e, ir.Reach):
             seeds = self.ex(e.seeds)
             with self.block():

@@ -70,6 +70,7 @@ from rulesdsl.runtime.generate import (
     scatter,
     spread,
 )
+from rulesdsl.runtime.routes import route, route_priced
 from rulesdsl.runtime.sectors import (
     column,
     direction,
@@ -78,7 +79,6 @@ from rulesdsl.runtime.sectors import (
     neighbours,
     reach,
     reach_via,
-    route,
     row,
     sector_at,
     window,
@@ -169,6 +169,7 @@ __all__ = [
     "rounds",
     "rounds_while",
     "route",
+    "route_priced",
     "row",
     "scatter",
     "sector_at",

@@ -100,6 +100,10 @@ class Game:
         self.grid: Grid | None = None
         self.sector_names: SectorNames | None = None
         self.sectors: list[Thing] = []
+        # runtime/routes.py's Router: the searches' scratch lists and the prices `path` keeps (made on the
+        # first path); `starting` while phases at start run, when no prices are kept (they may still change).
+        self.routes: Any = None
+        self.starting = False
         self.on_file: dict[str, list[str]] = {}
         # Each player's standing orders, in the order first given: (order kind, text as written). Kept as text,
         # like orders on file, and read again every turn by their own kind's syntax.
@@ -288,6 +292,7 @@ class Game:
         """The phases `at start`, in the order written: once, as the game is made, after the scenario's values
         are in. Their chance is drawn from the game's seed and starting turn, like a turn's."""
         self._rngs = {}
+        self.starting = True
         try:
             for phase in self.spec.phases:
                 if phase.at_start:
@@ -298,6 +303,9 @@ class Game:
             raise
         except Exception as exc:
             raise self.locate(exc) from exc
+        finally:
+            self.starting = False
+            self.routes = None
         self._rngs, self._news, self.turns = {}, [], {}
 
     def _phases(self, before_orders: bool) -> None:

@@ -1,5 +1,6 @@
 """Sectors (the Things of a game's grid) and numbers -> the grid builtins generated code calls: neighbours,
-distances, ranges, windows and routes.
+distances, ranges, windows and flood fills
+(routes: runtime/routes.py).
 
 Each function takes the game first and reads its `grid` (runtime/grid.py: sectors as ints) and its `sectors`
 (the Thing of each int, `sectors[i]._ord == i`): the library works in ints, the rules in sectors.
@@ -111,39 +112,6 @@ def sector_at(g: Any, col: int, row: int) -> Any:
     if 0 <= col < grid.width and 0 <= row < grid.height:
         return g.sectors[row * grid.width + col]
     return None
-
-
-class _Free(Exception):
-    """A sector whose price is 0: the search starts again with no estimate (see `route`)."""
-
-
-def route(g: Any, a: Any, b: Any, cost: Any) -> list[Any]:
-    """`path(COST for x from a to b)`: the sectors entered after a, ending with b; [] when a is b or b cannot be
-    reached. The search's estimate assumes every price is at least 1 (A*, fast); a price of 0 met on the way
-    starts it again with no estimate (Dijkstra, slower, the same cheapest cost). A negative price stops the turn."""
-    sectors = g.sectors
-
-    def price(n: int) -> int | None:
-        p = cost(sectors[n])
-        if p is not None and p < 1:
-            if p < 0:
-                raise SectorError(f"the cost of entering sector {sectors[n]._key} is {p}: a cost is 0 or more, "
-                                  "or none where a sector cannot be entered")
-            raise _Free
-        return p
-
-    def free(n: int) -> int | None:
-        p = cost(sectors[n])
-        if p is not None and p < 0:
-            raise SectorError(f"the cost of entering sector {sectors[n]._key} is {p}: a cost is 0 or more, "
-                              "or none where a sector cannot be entered")
-        return p
-
-    try:
-        found = g.grid.path(a._ord, b._ord, price, 1)
-    except _Free:
-        found = g.grid.path(a._ord, b._ord, free, 0)
-    return [] if found is None else [sectors[n] for n in found]
 
 
 def reach(g: Any, seeds: Any, cond: Any) -> list[Any]:

@@ -17,6 +17,7 @@ from syrupy.assertion import SnapshotAssertion
 from rulesdsl.compiler import check_path, compile_path, load_module
 from rulesdsl.game.folder import GameError, GameFolder
 from rulesdsl.game.yamlio import dump_text, load_text
+from rulesdsl.runtime import routes
 from rulesdsl.runtime import sectors as rs
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.spec import RulesetSpec
@@ -161,16 +162,16 @@ def test_path_steers_around_impassable_sectors_and_prices_entering(spec: Ruleset
     def cost(x: Any) -> int | None:
         return x.terrain.cost  # type: ignore[no-any-return]
 
-    route = rs.route(g, at["0101"], at["0403"], cost)
+    route = routes.route(g, at["0101"], at["0403"], cost)
     assert [x._key for x in route][-1] == "0403"
     # Around the hills (3 each) over open land (1 each): four steps, where three would cross a hill.
     assert (len(route), sum(cost(x) or 0 for x in route)) == (4, 4)
-    assert rs.route(g, at["0101"], at["0101"], cost) == []
-    assert rs.route(g, at["0101"], at["0000"], cost) == []  # sea: no way in
-    free = rs.route(g, at["0101"], at["0403"], lambda x: 0 if x.terrain.cost else None)
+    assert routes.route(g, at["0101"], at["0101"], cost) == []
+    assert routes.route(g, at["0101"], at["0000"], cost) == []  # sea: no way in
+    free = routes.route(g, at["0101"], at["0403"], lambda x: 0 if x.terrain.cost else None)
     assert [x._key for x in free][-1] == "0403"  # a price of 0 is allowed: the search runs without an estimate
     with pytest.raises(IndexError, match="a cost is 0 or more"):
-        rs.route(g, at["0101"], at["0403"], lambda x: -1)
+        routes.route(g, at["0101"], at["0403"], lambda x: -1)
 
 
 def test_a_field_reset_each_turn_goes_back_to_its_default_in_every_sector(spec: RulesetSpec) -> None:

@@ -1,0 +1,278 @@
+"""A game's map, a price per sector (asked of the rules' COST) and two sectors -> the cheapest route, as `path`.
+
+`path(COST for x from A to B [within R])` in generated code calls `route` or, when the checker has shown that
+COST depends only on what no rule changes once the game has started and on values fixed for the call (see
+docs/language.md, "Routes"), `route_priced`, which keeps the prices one COST gives (keyed by the path's
+site and those values) for the life of the game object, and the routes found with them: a turn's 2,000
+searches then call the generated COST at most once per sector between them, and the search reads a list.
+
+The search is grid.Grid.path's (A*, the same estimate, heap order and tie-breaking, so the same route in
+every case: tests/unit/test_routes.py holds the two side by side on thousands of random maps), written over
+a price list instead of a callback, with per-game scratch lists marked by a search number instead of fresh
+lists per search, and an optional window (`within R`: only sectors at most R from A may be entered).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from contextlib import suppress
+from heapq import heappop, heappush
+from typing import Any
+
+from rulesdsl.runtime.grid import Grid
+from rulesdsl.runtime.sectors import SectorError
+
+# Prices kept at once, over every path of a ruleset. A COST keyed by a value with many values (a unit) would
+# otherwise keep a list of the whole map per value; the oldest is let go first, which changes no route, only
+# how often COST is asked again.
+KEPT_PRICES = 64
+
+_UNASKED = -2
+_IMPASSABLE = -1
+
+
+class _Free(Exception):
+    """A price of 0 met by a search that assumed every price is at least 1: it starts again with no estimate."""
+
+
+class Prices:
+    """One COST's prices over the map: -2 not asked yet, -1 impassable, else the price; and, when the prices
+    are kept between calls, the routes found with them, by (start, goal, bound)."""
+
+    __slots__ = ("ask", "parts", "routes", "values")
+
+    def __init__(self, size: int, ask: Callable[[int], int]) -> None:
+        self.values: list[int] = [_UNASKED] * size
+        self.ask = ask  # sector -> its price, -1 for impassable; raises for a negative price
+        self.routes: dict[tuple[int, int, int], tuple[int, ...] | None] = {}
+        # Once a search has found no route: each sector's part of the map (sectors joined through sectors that
+        # may be entered), 0 for those that cannot be entered; see `settle`.
+        self.parts: list[int] | None = None
+
+    def settle(self, grid: Grid) -> list[int]:
+        """Every sector priced, and the map cut into parts, so that a goal in another part than every way out
+        of the start is known to be out of reach at once: a search that finds no route explores all it can
+        reach, a continent for a goal over the sea. A sector whose price stops the turn when asked is left
+        to be asked by the search that enters it, as it would be without parts, and counts as one that may
+        be entered."""
+        values = self.values
+        ask = self.ask
+        for n in range(grid.size):
+            if values[n] == _UNASKED:
+                # A price that stops the turn stays unasked: the search that reaches it asks again, and stops then.
+                with suppress(Exception):
+                    values[n] = ask(n)
+        adjacent = grid._adjacent
+        parts = [0] * grid.size
+        label = 0
+        for s in range(grid.size):
+            if parts[s] or values[s] == _IMPASSABLE:
+                continue
+            label += 1
+            parts[s] = label
+            todo = [s]
+            while todo:
+                for n in adjacent[todo.pop()]:
+                    if not parts[n] and values[n] != _IMPASSABLE:
+                        parts[n] = label
+                        todo.append(n)
+        self.parts = parts
+        return parts
+
+    def joined(self, grid: Grid, a: int, b: int) -> bool:
+        """Whether b may be reached from a, by the parts (`settle` first): b in the part of a way out of a."""
+        parts = self.parts
+        assert parts is not None
+        pb = parts[b]
+        return pb != 0 and any(parts[n] == pb for n in grid._adjacent[a])
+
+
+class Router:
+    """The searches of one game: its map, the scratch lists every search reuses, and the prices kept."""
+
+    __slots__ = ("_best", "_came", "_mark", "_search", "grid", "kept")
+
+    def __init__(self, grid: Grid) -> None:
+        self.grid = grid
+        size = grid.size
+        self._best = [0] * size
+        self._came = [0] * size
+        # _mark[s] == 2 * n: s is open in search n (its _best and _came hold); 2 * n + 1: s is done.
+        self._mark = [0] * size
+        self._search = 0
+        self.kept: dict[Hashable, Prices] = {}
+
+    def path(self, a: int, b: int, prices: Prices, bound: int = -1) -> list[int] | None:
+        """grid.path(a, b, cost) with cost the prices (`least` 1, then 0 if a price of 0 is met: as
+        sectors.route does), only sectors at distance <= bound from a entered when bound >= 0."""
+        if a == b:
+            return []
+        grid = self.grid
+        if bound >= 0 and grid.distance(a, b) > bound:
+            return None
+        try:
+            return self._search_from(a, b, prices, bound, 1)
+        except _Free:
+            return self._search_from(a, b, prices, bound, 0)
+
+    def _search_from(self, a: int, b: int, prices: Prices, bound: int, least: int) -> list[int] | None:
+        grid = self.grid
+        width = grid.width
+        height = grid.height
+        row_of = grid._row_of
+        col_of = grid._col_of
+        adjacent = grid._adjacent
+        size = grid.size
+        # The estimate's two axes as lists for this goal (wrap-aware), so a sector's estimate is two reads.
+        rb = row_of[b]
+        cb = col_of[b]
+        h_row = _axis(rb, height, grid.wrap_y, least)
+        h_col = _axis(cb, width, grid.wrap_x, least)
+        if bound >= 0:
+            # Outside the window a sector counts as impassable: its axis distance from a is over the bound.
+            ra = row_of[a]
+            ca = col_of[a]
+            in_row = [d <= bound for d in _axis(ra, height, grid.wrap_y, 1)]
+            in_col = [d <= bound for d in _axis(ca, width, grid.wrap_x, 1)]
+        # Heap entries pack (estimate total, estimate, sector) into one int exactly as grid.path does, so
+        # that the order, and so the route among equally cheap ones, is the same.
+        s_bits = size.bit_length()
+        s_mask = (1 << s_bits) - 1
+        h_bits = (max(width, height) * least).bit_length()
+        hs_bits = h_bits + s_bits
+        values = prices.values
+        ask = prices.ask
+        best = self._best
+        came = self._came
+        mark = self._mark
+        self._search += 1
+        open_ = 2 * self._search
+        done = open_ + 1
+        best[a] = 0
+        mark[a] = open_
+        h0 = max(h_row[row_of[a]], h_col[col_of[a]])
+        heap = [(h0 << hs_bits) | (h0 << s_bits) | a]
+        pop = heappop
+        push = heappush
+        while heap:
+            s = pop(heap) & s_mask
+            if mark[s] == done:
+                continue
+            if s == b:
+                route = [b]
+                s = came[b]
+                while s != a:
+                    route.append(s)
+                    s = came[s]
+                route.reverse()
+                return route
+            mark[s] = done
+            g = best[s]
+            for n in adjacent[s]:
+                m = mark[n]
+                if m == done:
+                    continue
+                if bound >= 0 and not (in_row[row_of[n]] and in_col[col_of[n]]):
+                    continue
+                p = values[n]
+                if p < least:
+                    if p == _UNASKED:
+                        p = values[n] = ask(n)
+                        if p >= least:
+                            pass
+                        elif p == _IMPASSABLE:
+                            continue
+                        else:
+                            raise _Free
+                    elif p == _IMPASSABLE:
+                        continue
+                    else:
+                        raise _Free
+                g2 = g + p
+                if m != open_ or g2 < best[n]:
+                    best[n] = g2
+                    came[n] = s
+                    mark[n] = open_
+                    hr = h_row[row_of[n]]
+                    hc = h_col[col_of[n]]
+                    hn = hr if hr > hc else hc
+                    push(heap, ((g2 + hn) << hs_bits) | (hn << s_bits) | n)
+        return None
+
+
+def _axis(x0: int, size: int, wrap: bool, least: int) -> list[int]:
+    """least x the distance of each position along one axis from x0, across a wrapping edge where shorter."""
+    if wrap:
+        return [least * min(abs(x - x0), size - abs(x - x0)) for x in range(size)]
+    return [least * abs(x - x0) for x in range(size)]
+
+
+def _asker(g: Any, cost: Callable[[Any], int | None]) -> Callable[[int], int]:
+    sectors = g.sectors
+
+    def ask(n: int) -> int:
+        p = cost(sectors[n])
+        if p is None:
+            return _IMPASSABLE
+        if p < 0:
+            raise SectorError(f"the cost of entering sector {sectors[n]._key} is {p}: a cost is 0 or more, "
+                            "or none where a sector cannot be entered")
+        return int(p)
+
+    return ask
+
+
+def _router(g: Any) -> Router:
+    r: Router | None = g.routes
+    if r is None:
+        r = g.routes = Router(g.grid)
+    return r
+
+
+def route(g: Any, a: Any, b: Any, cost: Callable[[Any], int | None], bound: int | None = None) -> list[Any]:
+    """`path(COST for x from a to b [within bound])`, COST asked afresh: the sectors entered after a, ending with
+    b; [] when a is b or b cannot be reached (within `bound` of a, when given)."""
+    if bound is not None and bound < 0:
+        return []
+    r = _router(g)
+    found = r.path(a._ord, b._ord, Prices(r.grid.size, _asker(g, cost)), -1 if bound is None else bound)
+    sectors = g.sectors
+    return [] if found is None else [sectors[n] for n in found]
+
+
+def route_priced(g: Any, site: int, key: tuple[Any, ...], a: Any, b: Any, cost: Callable[[Any], int | None],
+                 bound: int | None = None) -> list[Any]:
+    """`route`, where COST's prices depend only on `key` (the values the path reads that are fixed for the call)
+    and on fields no rule changes once the game has started: the prices and the routes found are kept."""
+    if g.starting:
+        # A phase at start may still be changing what the prices read.
+        return route(g, a, b, cost, bound)
+    r = _router(g)
+    kept = r.kept
+    k = (site, key)
+    prices = kept.get(k)
+    if prices is None:
+        if len(kept) >= KEPT_PRICES:
+            del kept[next(iter(kept))]
+        prices = kept[k] = Prices(r.grid.size, _asker(g, cost))
+    else:
+        # The lambda of this call reads the same values as the one that made the prices; asking through the
+        # newest keeps no older frame alive.
+        prices.ask = _asker(g, cost)
+    if bound is not None and bound < 0:
+        return []
+    limit = -1 if bound is None else bound
+    ia, ib = a._ord, b._ord
+    wanted = (ia, ib, limit)
+    if wanted in prices.routes:
+        found: tuple[int, ...] | list[int] | None = prices.routes[wanted]
+    else:
+        if prices.parts is not None and ia != ib and not prices.joined(r.grid, ia, ib):
+            found = None
+        else:
+            found = r.path(ia, ib, prices, limit)
+            if found is None and prices.parts is None:
+                prices.settle(r.grid)
+        prices.routes[wanted] = None if found is None else tuple(found)
+    sectors = g.sectors
+    return [] if found is None else [sectors[n] for n in found]
