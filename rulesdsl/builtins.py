@@ -275,7 +275,8 @@ _ALL = (
             "{rt}(g, {args})", "sector_at", typer=_on_grid("S?", "i", "i")),
     Builtin("path", _one(1, 2, 3), "path(COST for x from A to B)", "the cheapest route from `A` to `B`: the "
             "sectors entered after `A`, ending with `B`; `[]` if `A` is `B` or `B` cannot be reached. COST is the "
-            "price of entering sector `x`, `none` where it cannot be entered", "{rt}(g, {args})", "route",
+            "price of entering sector `x`, `none` where it cannot be entered; `within R` keeps it to the sectors "
+            "at most `R` from `A`", "{rt}(g, {args})", "route",
             typer=_path_form),
     Builtin("reachable", _one(1, 2, 3), "reachable(x for x from SEEDS where COND)", "the sectors (or things) "
             "joined to `SEEDS` through neighbours (or `via` a field) for which COND holds, each of them too, in "

@@ -231,6 +231,12 @@ CASES: dict[str, Case] = {
                            "E0342"),
     "E0342-not-path": add(GRID + "phase q { for each s in Sec { let v = route(1 for x from s to s) } }  #!\n",
                           "E0342", "path(COST for x from A to B)"),
+    "E0360-path-within-text": add(GRID + 'phase q { for each s in Sec { let v = path(1 for x from s to s within "far") '
+                                  '} }  #!\n', "E0360", "within 20"),
+    "E0361-path-within-zero": add(GRID + "phase q { for each s in Sec { let v = path(1 for x from s to s within 0) "
+                                  "} }  #!\n", "E0361", "1 or more steps"),
+    "W0211-path-cost-same": add(GRID + "phase q { for each s in Sec { let v = path(if s.t == Ter.L then 1 else none "
+                                "for x from s to s) } }  #!\n", "W0211", "price the sector entered"),
     "E0350-reachable-call": add(GRID + "phase q { for each s in Sec { let v = reachable(s, s) } }  #!\n", "E0350",
                                 "reachable(x for x from home"),
     "E0350-not-reachable": add(GRID + "phase q { for each s in Sec { let v = flood(x for x from s where x.t == Ter.L) "
