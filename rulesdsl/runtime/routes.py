@@ -90,7 +90,7 @@ class Prices:
 class Router:
     """The searches of one game: its map, the scratch lists every search reuses, and the prices kept."""
 
-    __slots__ = ("_best", "_came", "_mark", "_search", "grid", "kept")
+    __slots__ = ("_best", "_came", "_cols", "_mark", "_rows", "_search", "grid", "kept")
 
     def __init__(self, grid: Grid) -> None:
         self.grid = grid
@@ -100,7 +100,18 @@ class Router:
         # _mark[s] == 2 * n: s is open in search n (its _best and _came hold); 2 * n + 1: s is done.
         self._mark = [0] * size
         self._search = 0
+        self._rows: dict[int, list[int]] = {}
+        self._cols: dict[int, list[int]] = {}
         self.kept: dict[Hashable, Prices] = {}
+
+    @staticmethod
+    def _axis(cache: dict[int, list[int]], x0: int, size: int, wrap: bool) -> list[int]:
+        """Distances along one axis from x0, worked out once per row or column of the map (at most 99 + 320
+        short lists for Warlord's), since a search would otherwise spend more on them than on a short route."""
+        found = cache.get(x0)
+        if found is None:
+            found = cache[x0] = _axis_from(x0, size, wrap)
+        return found
 
     def path(self, a: int, b: int, prices: Prices, bound: int = -1) -> list[int] | None:
         """grid.path(a, b, cost) with cost the prices (`least` 1, then 0 if a price of 0 is met: as
@@ -124,16 +135,16 @@ class Router:
         adjacent = grid._adjacent
         size = grid.size
         # The estimate's two axes as lists for this goal (wrap-aware), so a sector's estimate is two reads.
-        rb = row_of[b]
-        cb = col_of[b]
-        h_row = _axis(rb, height, grid.wrap_y, least)
-        h_col = _axis(cb, width, grid.wrap_x, least)
-        if bound >= 0:
-            # Outside the window a sector counts as impassable: its axis distance from a is over the bound.
-            ra = row_of[a]
-            ca = col_of[a]
-            in_row = [d <= bound for d in _axis(ra, height, grid.wrap_y, 1)]
-            in_col = [d <= bound for d in _axis(ca, width, grid.wrap_x, 1)]
+        if least:
+            h_row = self._axis(self._rows, row_of[b], height, grid.wrap_y)
+            h_col = self._axis(self._cols, col_of[b], width, grid.wrap_x)
+        else:
+            h_row = [0] * height
+            h_col = [0] * width
+        # Outside the window a sector counts as impassable: its distance from a along an axis is over the bound.
+        a_row = self._axis(self._rows, row_of[a], height, grid.wrap_y)
+        a_col = self._axis(self._cols, col_of[a], width, grid.wrap_x)
+        windowed = bound >= 0
         # Heap entries pack (estimate total, estimate, sector) into one int exactly as grid.path does, so
         # that the order, and so the route among equally cheap ones, is the same.
         s_bits = size.bit_length()
@@ -172,19 +183,18 @@ class Router:
                 m = mark[n]
                 if m == done:
                     continue
-                if bound >= 0 and not (in_row[row_of[n]] and in_col[col_of[n]]):
+                if windowed and (a_row[row_of[n]] > bound or a_col[col_of[n]] > bound):
                     continue
                 p = values[n]
                 if p < least:
-                    if p == _UNASKED:
+                    # -2 (_UNASKED) and -1 (_IMPASSABLE) written as literals: a global's lookup per sector shows.
+                    if p == -2:
                         p = values[n] = ask(n)
-                        if p >= least:
-                            pass
-                        elif p == _IMPASSABLE:
-                            continue
-                        else:
+                        if p < least:
+                            if p == -1:
+                                continue
                             raise _Free
-                    elif p == _IMPASSABLE:
+                    elif p == -1:
                         continue
                     else:
                         raise _Free
@@ -200,11 +210,11 @@ class Router:
         return None
 
 
-def _axis(x0: int, size: int, wrap: bool, least: int) -> list[int]:
-    """least x the distance of each position along one axis from x0, across a wrapping edge where shorter."""
+def _axis_from(x0: int, size: int, wrap: bool) -> list[int]:
+    """The distance of each position along one axis from x0, across a wrapping edge where shorter."""
     if wrap:
-        return [least * min(abs(x - x0), size - abs(x - x0)) for x in range(size)]
-    return [least * abs(x - x0) for x in range(size)]
+        return [min(abs(x - x0), size - abs(x - x0)) for x in range(size)]
+    return [abs(x - x0) for x in range(size)]
 
 
 def _asker(g: Any, cost: Callable[[Any], int | None]) -> Callable[[int], int]:
