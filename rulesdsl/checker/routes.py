@@ -34,6 +34,17 @@ _PURE_BUILTINS = frozenset({
 })
 
 
+# Statements that may change a field, by the target they change (a Field, or a per-key value or list position
+# of one), and those that change none themselves. A new kind of statement must be put in one of the two
+# (tests/unit/test_routes_rules.py holds them to every Stmt of ir.py): one left out could change what a
+# kept price read, and the prices would no longer be the ones COST gives.
+WRITES: tuple[type[ir.Stmt], ...] = (ir.Assign, ir.Add, ir.Remove, ir.Clear)
+# `new` sets only a new instance's fields, which no kept price can read (a field that could hold it changes);
+# `destroy` lets go of it in fields that could hold it, which are counted as changing below.
+WRITES_NO_FIELD: tuple[type[ir.Stmt], ...] = (ir.Let, ir.If, ir.For, ir.CallProc, ir.Run, ir.Halt, ir.News,
+                                              ir.Tell, ir.Fail, ir.NewStmt, ir.Destroy)
+
+
 class _Unsettled(Exception):
     """COST reads something that may change during the game: its prices are asked afresh for each search."""
 
@@ -72,8 +83,8 @@ def changing_fields(c: Checking) -> frozenset[tuple[str, str]]:
             if isinstance(e, ir.CallProc) and e.proc not in seen and e.proc in procs:
                 seen.add(e.proc)
                 todo.append(procs[e.proc])
-            elif isinstance(e, (ir.Assign, ir.Add, ir.Remove, ir.Clear)):
-                target = e.target
+            elif isinstance(e, WRITES):
+                target: ir.Expr = e.target  # type: ignore[attr-defined]  # each of WRITES has one
                 while isinstance(target, (ir.MapGet, ir.ListIndex)):
                     target = target.obj
                 if isinstance(target, ir.Field):

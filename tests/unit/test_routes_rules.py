@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl import ir
+from rulesdsl.checker import routes
 from rulesdsl.compiler import check_path
 from rulesdsl.runtime.engine import Game
 from tests.unit.rulestools import Loaded, load_text, show, write_ruleset
@@ -156,3 +157,10 @@ def test_a_price_that_stops_the_turn_stops_it_only_when_a_search_enters_its_sect
     assert loaded.module.fn_far(g, s[0], s[8 * 5 + 3]) != []
     with pytest.raises(IndexError, match="a cost is 0 or more"):
         loaded.module.fn_far(g, s[2 * 8 + 5], s[2 * 8 + 7])  # beside the lava: its price is asked first
+
+
+def test_every_kind_of_statement_is_known_to_change_fields_or_not() -> None:
+    # A statement kind added to the language and to neither list could change a field a kept price reads.
+    kinds = {c for c in vars(ir).values() if isinstance(c, type) and issubclass(c, ir.Stmt) and c is not ir.Stmt}
+    assert kinds == set(routes.WRITES) | set(routes.WRITES_NO_FIELD)
+    assert not set(routes.WRITES) & set(routes.WRITES_NO_FIELD)
