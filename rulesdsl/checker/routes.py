@@ -1,7 +1,7 @@
 """Checked IR -> the `path` searches whose prices may be kept for the whole game (`Program.priced`).
 
 A COST may keep its prices when everything it reads is settled once the game has started:
-- fields that no rule changes after the start: not assigned (`=`, `+=`, `add`, `remove`, `clear`, a
+- fields that no rule changes after the start (nor the engine: the `pay from` and `budget` fields): not assigned (`=`, `+=`, `add`, `remove`, `clear`, a
   per-key value or a list position of it) in an order's effect, in a phase that is not `at start`, or in a
   procedure either of those calls (at any depth); not `reset each turn`; and not able to hold a numbered
   thing (`destroy` lets go of those). A phase at start, or a procedure only phases at start call, may set
@@ -95,6 +95,10 @@ def changing_fields(c: Checking) -> frozenset[tuple[str, str]]:
     if program.grid is not None:
         declared += [(program.grid.name, f) for f in program.grid.fields]
     declared += [("Player", f) for f in program.player_fields] + [("world", f) for f in program.world_fields]
+    # The engine itself takes orders' costs from the `pay from` field and counts the budget down.
+    for engine_field in (program.policy.pay_field, program.policy.budget_field):
+        if engine_field is not None:
+            out.add(("Player", engine_field))
     for owner, f in declared:
         if f.reset_each_turn or _holds_numbered(env, f.ty):
             out.add((owner, f.name))

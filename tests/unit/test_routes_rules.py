@@ -28,14 +28,15 @@ grid Sector {
   mud: int = 0
   seen: bool = false reset each turn
 }
-player { at: Sector?  kind: Kind = Kind.FOOT  steps: int = 0  goal: Sector? }
+player { at: Sector?  kind: Kind = Kind.FOOT  steps: int = 0  goal: Sector?  purse: money = 10 }
 world { before: int = -1  after: int = -1 }
-orders { header "{account}", "{code}" }
+orders { header "{account}", "{code}"  pay from purse }
 define step_cost(x: Sector, k: Kind) -> int? = if x.terrain.cost == none then none else x.terrain.cost + k.extra
 define muddy(x: Sector) -> int = x.mud + 1
 procedure flatten(x: Sector) { x.terrain = Terrain.open }
 order go "G {dest}" {
   dest: Sector
+  cost money(1)
   effect {
     let k = me.kind
     let here = me.at
@@ -48,7 +49,8 @@ order go "G {dest}" {
       let f = path(if turn > 3 then x.terrain.cost else 1 for x from here to dest)  #! kept
       let h = path(if x == dest then 1 else x.terrain.cost for x from here to dest)  #! kept
       let i = path(count(y for y in players where y.at == x) + 1 for x from here to dest)  # players come and go
-      me.steps = size(a) + size(b) + size(c) + size(d) + size(e) + size(f) + size(h) + size(i)
+      let j = path(if me.purse > money(5) then 1 else 2 for x from here to dest)  # the engine takes costs
+      me.steps = size(a) + size(b) + size(c) + size(d) + size(e) + size(f) + size(h) + size(i) + size(j)
       dest.owner = me
     }
   }
