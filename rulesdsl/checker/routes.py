@@ -1,12 +1,12 @@
 """Checked IR -> the `path` searches whose prices may be kept for the whole game (`Program.priced`).
 
 A COST may keep its prices when everything it reads is settled once the game has started:
-- fields that no rule changes after the start (nor the engine: the `pay from` and `budget` fields): not assigned (`=`, `+=`, `add`, `remove`, `clear`, a
-  per-key value or a list position of it) in an order's effect, in a phase that is not `at start`, or in a
-  procedure either of those calls (at any depth); not `reset each turn`; and not able to hold a numbered
-  thing (`destroy` lets go of those). A phase at start, or a procedure only phases at start call, may set
-  them, and so may the scenario: all of that happens before any turn, and the prices kept during `rulesdsl
-  new` are dropped once the phases at start have run;
+- fields that no rule changes after the start, nor the engine (the `pay from` and `budget` fields): not
+  assigned (`=`, `+=`, `add`, `remove`, `clear`, a per-key value or a list position of it) in an order's
+  effect, in a phase that is not `at start`, or in a procedure either of those calls (at any depth); not
+  `reset each turn`; and not able to hold a numbered thing (`destroy` lets go of those). A phase at start,
+  or a procedure only phases at start call, may set them, and so may the scenario: all of that happens
+  before any turn, and prices are neither kept while phases at start run nor kept from before them;
 - keys, parameters, literals, instances by key, keyed things and the grid's sectors as lists, tables
   (a table is data), functions whose bodies read only such things and their own parameters, and the
   builtins that depend only on their arguments;
