@@ -1002,7 +1002,9 @@ class ExprChecker:
                      f"it cannot be entered, not {cost.ty.show()}",
                      help=self.type_hint(cost.ty, T.INT, node.cost) or "like `move_cost(x.terrain)`, a table of "
                      "`int?`")
-        elif not _mentions(node.cost, node.var):
+        elif not _mentions(node.cost, node.var) and literal_number(cost) is None:
+            # A literal price is meant (every step the same: the straight way, as a flight); a value read
+            # elsewhere (`here.terrain.cost`) is most likely the price of the wrong sector.
             self.diags.warning(node.cost.span, "W0211", f"this cost does not depend on `{node.var}`: every sector "
                                "costs the same, so the route ignores what it crosses",
                                help=f"price the sector entered, like `move_cost({node.var}.terrain)`, `none` where "

@@ -49,7 +49,7 @@ order go "G {dest}" {
       let f = path(if turn > 3 then x.terrain.cost else 1 for x from here to dest)  #! kept
       let h = path(if x == dest then 1 else x.terrain.cost for x from here to dest)  #! kept
       let i = path(count(y for y in players where y.at == x) + 1 for x from here to dest)  # players come and go
-      let j = path(if me.purse > money(5) then 1 else 2 for x from here to dest)  # the engine takes costs
+      let j = path(if me.purse > money(5) and x != here then 1 else 2 for x from here to dest)  # engine: costs
       me.steps = size(a) + size(b) + size(c) + size(d) + size(e) + size(f) + size(h) + size(i) + size(j)
       dest.owner = me
     }
@@ -69,6 +69,7 @@ phase build at start {
 }
 define far(a: Sector, b: Sector) -> list of Sector = path(x.terrain.cost for x from a to b)
 define near(a: Sector, b: Sector, r: int) -> list of Sector = path(x.terrain.cost for x from a to b within r)
+define straight(a: Sector, b: Sector) -> list of Sector = path(1 for x from a to b)
 report { template "t.report.j2" }
 '''
 
@@ -101,6 +102,10 @@ def test_a_path_keeps_its_prices_when_its_cost_reads_nothing_that_changes_after_
     near = next(i for i, text in enumerate(lines, 1) if text.startswith("define near"))
     assert priced[far][0] == priced[near][0]
     assert priced[far][1] == ()
+    # A literal price is the straight way, meant: kept, and not warned of as a COST without `x` (W0211).
+    straight = next(i for i, text in enumerate(lines, 1) if text.startswith("define straight"))
+    assert priced[straight][1] == ()
+    assert not [d for d in checked.diagnostics if d.code == "W0211"], show(checked.diagnostics)
 
 
 def _cost(g: Game, route: list[int]) -> int:
