@@ -38,7 +38,7 @@ def _asker(price: list[int | None], asked: list[int]) -> Prices:
 def test_the_search_finds_grid_paths_route_on_random_maps(seed: int) -> None:
     rng = random.Random(seed)
     cases = 0
-    while cases < 600:
+    while cases < 1500:
         w, h = rng.randint(1, 14), rng.randint(1, 11)
         grid = Grid(w, h, wrap_x=rng.random() < 0.5, wrap_y=rng.random() < 0.3)
         walls = rng.choice((0.0, 0.15, 0.3, 0.5))
