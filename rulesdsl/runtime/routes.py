@@ -281,7 +281,8 @@ def route_priced(g: Any, site: int, key: tuple[Any, ...], a: Any, b: Any, cost: 
             found = None
         else:
             found = r.path(ia, ib, prices, limit)
-            if found is None and prices.parts is None:
+            # (A goal outside the window was refused without a search: no reason to price the map.)
+            if found is None and prices.parts is None and (limit < 0 or r.grid.distance(ia, ib) <= limit):
                 prices.settle(r.grid)
         prices.routes[wanted] = None if found is None else tuple(found)
     sectors = g.sectors
