@@ -42,7 +42,8 @@ WRITES: tuple[type[ir.Stmt], ...] = (ir.Assign, ir.Add, ir.Remove, ir.Clear)
 # `new` sets only a new instance's fields, which no kept price can read (a field that could hold it changes);
 # `destroy` lets go of it in fields that could hold it, which are counted as changing below.
 WRITES_NO_FIELD: tuple[type[ir.Stmt], ...] = (ir.Let, ir.If, ir.For, ir.CallProc, ir.Run, ir.Halt, ir.News,
-                                              ir.Tell, ir.Fail, ir.NewStmt, ir.Destroy)
+                                              ir.Tell, ir.Fail, ir.NewStmt, ir.Destroy, ir.While, ir.Return,
+                                              ir.Break, ir.Skip)
 
 
 class _Unsettled(Exception):
@@ -80,7 +81,8 @@ def changing_fields(c: Checking) -> frozenset[tuple[str, str]]:
     while todo:
         node = todo.pop()
         for e in ir.walk(node):
-            if isinstance(e, ir.CallProc) and e.proc not in seen and e.proc in procs:
+            # A procedure runs where it is called, as a statement or for its value.
+            if isinstance(e, (ir.CallProc, ir.CallProcValue)) and e.proc not in seen and e.proc in procs:
                 seen.add(e.proc)
                 todo.append(procs[e.proc])
             elif isinstance(e, WRITES):

@@ -34,6 +34,10 @@ orders { header "{account}", "{code}"  pay from purse }
 define step_cost(x: Sector, k: Kind) -> int? = if x.terrain.cost == none then none else x.terrain.cost + k.extra
 define muddy(x: Sector) -> int = x.mud + 1
 procedure flatten(x: Sector) { x.terrain = Terrain.open }
+procedure soak(x: Sector) -> int {
+  x.mud += 1
+  return x.mud
+}
 order go "G {dest}" {
   dest: Sector
   cost money(1)
@@ -43,7 +47,7 @@ order go "G {dest}" {
     if here != none {
       let a = path(step_cost(x, k) for x from here to dest)  #! kept
       let b = path(if x.owner == me then 1 else 2 for x from here to dest)  # owner changes below
-      let c = path(muddy(x) for x from here to dest)  # mud changes in a phase
+      let c = path(muddy(x) for x from here to dest)  # mud changes in a procedure a phase asks the value of
       let d = path(if x.seen then 1 else 2 for x from here to dest)  # reset each turn
       let e = path(step_cost(x, Kind.HORSE) for x from here to dest within slow)  #! kept
       let f = path(if turn > 3 then x.terrain.cost else 1 for x from here to dest)  #! kept
@@ -56,7 +60,12 @@ order go "G {dest}" {
   }
 }
 phase moves: run go
-phase rain { for each s in Sector where s.terrain == Terrain.hills { s.mud += 1 } }
+phase rain {
+  for each s in Sector where s.terrain == Terrain.hills {
+    let wet = soak(s)
+    if wet > 3 { news "{s} is a marsh" }
+  }
+}
 phase build at start {
   for each o in Sector where column(o) == 0 and row(o) == 0 {
     for each t in Sector where column(t) == 4 and row(t) == 0 {
