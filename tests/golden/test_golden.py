@@ -15,7 +15,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from tests.golden.harness import Scenario, play, scenarios, start
 
-ALL = [s for ruleset in ("covert", "nukecards") for s in scenarios(ruleset)]
+ALL = [s for ruleset in ("covert", "nukecards", "warlord") for s in scenarios(ruleset)]
 
 
 @pytest.mark.parametrize("scenario", ALL, ids=[s.id for s in ALL])
@@ -24,13 +24,14 @@ def test_golden(scenario: Scenario, tmp_path: Path, text_snapshot: SnapshotAsser
         assert text == text_snapshot(name=f"{scenario.id}-turn{turn:02d}-{name}")
 
 
-# One scenario of each ruleset: covert's with spies and a superspy placed, nukecards' with every kind of card dealt.
-STARTS = [s for s in ALL if s.id in ("covert-intelligence", "nukecards-basics")]
+# One scenario of each ruleset: covert's with spies and a superspy placed, nukecards' with every kind of card dealt,
+# warlord's with a hand-made map, cities and divisions.
+STARTS = [s for s in ALL if s.id in ("covert-intelligence", "nukecards-basics", "warlord-movement")]
 
 
 @pytest.mark.parametrize("scenario", STARTS, ids=[s.id for s in STARTS])
 def test_golden_start(scenario: Scenario, tmp_path: Path, text_snapshot: SnapshotAssertion) -> None:
-    assert len(STARTS) == 2  # a renamed scenario does not silently leave this test without a case
+    assert len(STARTS) == 3  # a renamed scenario does not silently leave this test without a case
     reports = list(start(scenario, tmp_path / "game"))
     players = yaml.safe_load((scenario.folder / "scenario.yaml").read_text(encoding="utf-8"))["players"]
     assert len(reports) == len(players)  # every player has a starting report
