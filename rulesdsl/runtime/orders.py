@@ -183,6 +183,7 @@ class OrderReader:
         word = ascii_upper(first.group()) if first else ""
         best_reason: str | None = None
         best_spec: OrderSpec | None = None
+        best_read = -1
         unrun: OrderSpec | None = None
         for spec, pat in self._tried.get(word, self._default):
             # The first fit inline, as it reads most lines; the texts it gives keep their spaces until read.
@@ -201,8 +202,11 @@ class OrderReader:
             reason = self._read_args(g, spec, texts, rec)
             if reason is None:
                 return Parsed(spec, rec, None)
-            if best_reason is None:
-                best_reason, best_spec = reason, spec
+            # The syntax that read the most arguments before refusing is the one the player meant: with a
+            # place's syntax before a unit's (Warlord's `M {place} ...`, `M {unit} ...`), `M 6 9` is told
+            # that 9 is no route, not that 6 is no place. A tie keeps the syntax declared first.
+            if len(rec.args) > best_read:
+                best_reason, best_spec, best_read = reason, spec, len(rec.args)
         if best_reason is not None:
             return Parsed(best_spec, None, best_reason)
         if unrun is not None:
