@@ -3,8 +3,6 @@ told: the one of the syntax that read furthest into the line before refusing it.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from rulesdsl.runtime.engine import Game
