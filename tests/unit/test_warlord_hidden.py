@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rulesets" / "warlord.rules"
 
 # A 21 x 7 map. Ann (city at 00203) fights Bob's infantry next to her at 00503 and moves her tanks; Bob's
-# division 2 is far east, at 01503, never within sight of Ann's city (7 x 7) or divisions (3 x 3).
+# division 2 is far east, at 01503, never within sight of Ann's city (7 x 7) or divisions (3 x 3), next
+# to a free city (01403) that it may attack, unseen, before Ann's battle.
 SCENARIO = """\
 game: {number: 30}
 seed: 11
@@ -29,10 +30,11 @@ Sector:
     ~...................~
     ~~~~~~~~~~~~~~~~~~~~~
   owner: {"00203": "1", "01703": "2"}
-  city: {"00203": "1", "01703": "2"}
+  city: {"00203": "1", "01703": "2", "01403": "3"}
 City:
   - {number: 1, owner: "1", sector: "00203", level: 2, home: true, income: 3}
   - {number: 2, owner: "2", sector: "01703", level: 2, home: true, income: 3}
+  - {number: 3, sector: "01403", level: 3, income: 1, garrison: 6}
 Division:
   - {owner: "1", number: 1, sector: "00303", regiments: 12, kind: TNK}
   - {owner: "1", number: 2, sector: "00202", regiments: 3, kind: INF}
@@ -41,8 +43,10 @@ Division:
 """
 
 ANN = "WL-30\n1 A1\nM 1 33\nM 2 1\nC 1 1\n"
-# Bob's hidden division goes north-east, or south, or stays: all out of Ann's sight (columns 13 to 17).
-HIDDEN = ["M 2 222", "M 2 555", "M 2 0", "A 2 01301"]
+# Bob's hidden division goes north-east, or south, or stays, or attacks the free city in the first movement
+# phase (and fails: a city taken would be in everyone's news): all out of Ann's sight (columns 13 to 17).
+# The battle must not move Ann's dice: her battle at 00503 comes in the second phase.
+HIDDEN = ["M 2 222", "M 2 555", "M 2 0", "A 2 01301", "M 2 7"]
 
 
 def play(tmp: Path, name: str, bob_line: str) -> tuple[str, str]:
@@ -67,5 +71,6 @@ def test_moving_unseen_units_changes_nothing_in_a_report(tmp_path: Path) -> None
     assert len(bob_reports) == len(HIDDEN)
     ann = played[0][0]
     assert "00503" in ann and "Tanks" in ann
+    assert "Your attack on City 3 at 01403 fails" in played[-1][1]
     # ... yet Ann's report is the same, byte for byte.
     assert len(ann_reports) == 1
