@@ -10,15 +10,17 @@ in all three centres of its home city. Each turn is GameFolder.process_turn, as 
 the mail read, the state loaded, the engine, 100 reports and the state written. Wall and CPU times, the
 process's peak memory, and the game's divisions and owned sectors after each turn.
 
-Figures on this machine (2 cores, Python 3.11), at the commit adding this script, 100 players, seed 1,
-`python benchmarks/bench_warlord.py --turns 3`:
-  new: 2.10 s wall, 2.05 s CPU (generation, 100 starting reports, the state), peak 132 MB
-  turn 1: 1.20 s wall, 1.14 s CPU; 600 divisions and 695 owned sectors before it
-  turn 2: 1.46 s wall, 1.32 s CPU; 659 divisions, 1,146 owned sectors
-  turn 3: 1.44 s wall, 1.39 s CPU; 715 divisions, 1,854 owned sectors
-Most of a turn is the 100 reports, and most of a report its 41 x 41 strategic map (a rules function per
-sector); before the map's symbol asked first whether the player has ever seen the sector, turns 2 and 3
-took 2.6 and 3.3 s wall.
+Figures on this machine (2 cores, Python 3.11, other jobs running), 100 players, seed 1,
+`python benchmarks/bench_warlord.py --turns 2 [--divisions N]`:
+  new: 1.9 s wall (generation, 100 starting reports, the state), peak 132 MB
+  the starting 600 divisions: turn 1 1.2 s, turn 2 1.4 s wall
+  --divisions 1000:  turn 1 1.28 s, turn 2 1.34 s wall, peak 132 MB
+  --divisions 5000:  turn 1 1.99 s, turn 2 2.58 s wall, peak 180 MB
+  --divisions 20000: turn 1 4.66 s, turn 2 5.42 s wall, peak 382 MB
+A turn's fixed part is the 100 reports, most of each its 41 x 41 strategic map (a rules function per
+sector): before the map's symbol asked first whether the player has ever seen the sector, turns with the
+starting divisions took 2.6 to 3.3 s wall. Per division, the orders (an A order each, in a direction) and
+the six movement phases.
 """
 
 from __future__ import annotations
@@ -42,11 +44,42 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def add_divisions(path: Path, total: int) -> None:
+    """Adds infantry divisions to a starting state, round the players' homes, until there are `total`."""
+    state = yaml.safe_load(path.read_text(encoding="utf-8"))
+    section = state["Division"]
+    cols = section["columns"]
+    rows = section["rows"]
+    firsts = {}
+    for row in rows:
+        firsts.setdefault(row[cols.index("owner")], row)
+    numbers = {owner: max(int(r[cols.index("number")]) for r in rows if r[cols.index("owner")] == owner)
+               for owner in firsts}
+    owners = sorted(firsts, key=int)
+    i = 0
+    while len(rows) < total:
+        owner = owners[i % len(owners)]
+        numbers[owner] += 1
+        row = list(firsts[owner])
+        row[cols.index("number")] = numbers[owner]
+        row[cols.index("regiments")] = 5
+        rows.append(row)
+        i += 1
+    class NoAliases(yaml.SafeDumper):
+        def ignore_aliases(self, data: object) -> bool:
+            return True
+
+    path.write_text(yaml.dump(state, Dumper=NoAliases, sort_keys=False), encoding="utf-8")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--players", type=int, default=100)
     ap.add_argument("--turns", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--divisions", type=int, default=0,
+                    help="divisions in all after the start: the others are added to the starting state, "
+                         "spread over the players' homes (their order lines grow with them)")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
@@ -59,6 +92,8 @@ def main() -> None:
         folder = GameFolder.create(RULES, base / "game", scenario, None)
         print(f"new: {time.perf_counter() - wall:.2f} s wall, {time.process_time() - cpu:.2f} s CPU, "
               f"peak {peak_mb():.0f} MB")
+        if args.divisions:
+            add_divisions(folder.turns_dir / "turn-000" / "state.yaml", args.divisions)
         for turn in range(1, args.turns + 1):
             state = yaml.safe_load((folder.turns_dir / f"turn-{turn - 1:03d}" / "state.yaml").read_text())
             division = state["Division"]
