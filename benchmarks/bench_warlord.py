@@ -4,11 +4,11 @@ Run: python benchmarks/bench_warlord.py
      python benchmarks/bench_warlord.py --players 100 --turns 3 --seed 1
 
 A generated 320 x 99 world (the ruleset's own generator) with --players players; then --turns turns, each
-with a mail from every player: an A order in a random direction for each of its six starting divisions
+with a mail from every player: an A order in a random direction for each of its divisions
 (from the second turn, the ones still standing are read from the state), and on the first turn infantry
 in all three centres of its home city. Each turn is GameFolder.process_turn, as `rulesdsl turn` runs it:
 the mail read, the state loaded, the engine, 100 reports and the state written. Wall and CPU times, the
-process's peak memory, and the game's divisions and owned sectors after each turn.
+process's peak memory, and the game's divisions and owned sectors before each turn.
 
 Figures on this machine (2 cores, Python 3.11, other jobs running), 100 players, seed 1,
 `python benchmarks/bench_warlord.py --turns 2 [--divisions N]`:
