@@ -34,12 +34,13 @@ Sector:
 City:
   - {number: 1, owner: "1", sector: "00203", level: 2, home: true, income: 3}
   - {number: 2, owner: "2", sector: "01703", level: 2, home: true, income: 3}
-  - {number: 3, sector: "01403", level: 3, income: 1, garrison: 6}
+  - {number: 3, sector: "01403", level: 3, income: 1}
 Division:
   - {owner: "1", number: 1, sector: "00303", regiments: 12, kind: TNK}
   - {owner: "1", number: 2, sector: "00202", regiments: 3, kind: INF}
   - {owner: "2", number: 1, sector: "00503", regiments: 4, kind: INF}
   - {owner: "2", number: 2, sector: "01503", regiments: 6, kind: INF}
+  - {sector: "01403", regiments: 6, kind: INF}
 """
 
 ANN = "WL-30\n1 A1\nM 1 33\nM 2 1\nC 1 1\n"
@@ -71,6 +72,6 @@ def test_moving_unseen_units_changes_nothing_in_a_report(tmp_path: Path) -> None
     assert len(bob_reports) == len(HIDDEN)
     ann = played[0][0]
     assert "00503" in ann and "Tanks" in ann
-    assert "Your attack on City 3 at 01403 fails" in played[-1][1]
+    assert "Your attack on 01403 fails against the free forces" in played[-1][1]
     # ... yet Ann's report is the same, byte for byte.
     assert len(ann_reports) == 1
