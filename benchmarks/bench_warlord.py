@@ -11,12 +11,13 @@ the mail read, the state loaded, the engine, 100 reports and the state written. 
 process's peak memory, and the game's divisions and owned sectors before each turn.
 
 Figures on this machine (2 cores, Python 3.11, other jobs running), 100 players, seed 1,
-`python benchmarks/bench_warlord.py --turns 2 [--divisions N]`:
-  new: 1.9 s wall (generation, 100 starting reports, the state), peak 132 MB
-  the starting 600 divisions: turn 1 1.2 s, turn 2 1.4 s wall
-  --divisions 1000:  turn 1 1.28 s, turn 2 1.34 s wall, peak 132 MB
-  --divisions 5000:  turn 1 1.99 s, turn 2 2.58 s wall, peak 180 MB
-  --divisions 20000: turn 1 4.66 s, turn 2 5.42 s wall, peak 382 MB
+`python benchmarks/bench_warlord.py --turns 2 [--divisions N]` (the 150 free cities' forces are divisions
+of no player, counted in N):
+  new: 2.15 s wall (generation, 100 starting reports, the state), peak 133 MB
+  the starting 750 divisions: turn 1 1.01 s, turn 2 1.07 s wall
+  --divisions 1000:  turn 1 1.05 s, turn 2 1.30 s wall, peak 132 MB
+  --divisions 5000:  turn 1 1.97 s, turn 2 2.40 s wall, peak 176 MB
+  --divisions 20000: turn 1 4.41 s, turn 2 4.57 s wall, peak 370 MB
 A turn's fixed part is the 100 reports, most of each its 41 x 41 strategic map (a rules function per
 sector): before the map's symbol asked first whether the player has ever seen the sector, turns with the
 starting divisions took 2.6 to 3.3 s wall. Per division, the orders (an A order each, in a direction) and
@@ -52,7 +53,8 @@ def add_divisions(path: Path, total: int) -> None:
     rows = section["rows"]
     firsts = {}
     for row in rows:
-        firsts.setdefault(row[cols.index("owner")], row)
+        if row[cols.index("owner")] is not None:  # a free city's forces belong to no player
+            firsts.setdefault(row[cols.index("owner")], row)
     numbers = {owner: max(int(r[cols.index("number")]) for r in rows if r[cols.index("owner")] == owner)
                for owner in firsts}
     owners = sorted(firsts, key=int)
