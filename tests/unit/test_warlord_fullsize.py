@@ -46,9 +46,9 @@ EXPECTED_REASONS = (
     r"not an order of this game",
 )
 
-# Lines written to be refused or to fail: (the order's start, what its reason must say).
+# Lines written to be refused or to fail, a few in each mail -> what the reason must say.
 BAD = {
-    "A 99 ": "you have no division 99",
+    "A 99 {heading}": "you have no division 99",
     "M 1 0019x": "0019x",
     "A 1 99999": "there is no sector 99999",
     "C {city} 12": "ships and aircraft",
@@ -63,15 +63,16 @@ def _sector(col: int, row: int) -> str:
     return f"{col % WIDTH:03d}{min(max(row, 1), HEIGHT - 2):02d}"
 
 
-def _orders(report: dict[str, Any], turn: int, rng: random.Random, others: list[int]) -> tuple[list[str], set[str]]:
+def _orders(report: dict[str, Any], turn: int, rng: random.Random,
+            others: list[int]) -> tuple[list[str], dict[str, str]]:
     """A player's mail for `turn` from its report of the turn before -> its order lines, and the lines among
-    them written to be refused or to fail."""
+    them written to be refused or to fail, each with what its reason must say."""
     me = report["player"]["account"]
     cities = [c["number"] for c in report["cities"]]
     # The forces list holds the player's cities too (no kind of unit as their name).
     units = [f for f in report["forces"] if f["name"] in UNIT_KINDS]
     lines: list[str] = []
-    bad: set[str] = set()
+    bad: dict[str, str] = {}
     ordered: set[int] = set()
     city = cities[0] if cities else 1
     if turn == 1:
@@ -105,22 +106,21 @@ def _orders(report: dict[str, Any], turn: int, rng: random.Random, others: list[
         lines.append(f"A {units[0]['sector']} {rng.randint(1, 8)}")  # the units there without an order
     # Lines that must not be taken, a few for each player.
     for template in rng.sample(sorted(BAD), 3):
-        line = template.format(city=city, me=me, other=others[1]).strip()
-        if line.startswith("A 99"):
-            line = f"A 99 {rng.randint(1, 8)}"
+        line = template.format(city=city, me=me, other=others[1], heading=rng.randint(1, 8))
         lines.append(line)
-        bad.add(line)
+        bad[line] = BAD[template]
     if ordered:
         n = min(ordered)
         line = f"M {n} 1"
         lines.append(line)  # a second order to a unit
-        bad.add(line)
+        bad[line] = f"already an order for unit {n}"
     return lines, bad
 
 
-def _play(tmp: Path, name: str, turns: int, capsys: pytest.CaptureFixture[str]) -> tuple[Path, list[dict[str, Any]]]:
-    """A game played from `rulesdsl new` through `turns` turns -> its folder, and for each turn what was
-    refused or failed: {line text: reason} per player, with the lines written to be refused."""
+def _play(tmp: Path, name: str, turns: int,
+          capsys: pytest.CaptureFixture[str]) -> tuple[Path, list[dict[str, dict[str, str]]]]:
+    """A game played from `rulesdsl new` through `turns` turns -> its folder, and for each turn each player's
+    lines written to be refused or to fail (by account), each with what its reason must say."""
     scenario = tmp / "scenario.yaml"
     players = [{"name": f"Player {i}", "account": str(i), "code": f"C{i}"} for i in range(1, PLAYERS + 1)]
     scenario.write_text(yaml.safe_dump({"game": {"number": 1}, "seed": 7, "players": players}), encoding="utf-8")
@@ -129,7 +129,7 @@ def _play(tmp: Path, name: str, turns: int, capsys: pytest.CaptureFixture[str]) 
     out = capsys.readouterr()
     assert out.err == ""
     assert f"{PLAYERS} starting report(s)" in out.out
-    seen: list[dict[str, Any]] = []
+    seen: list[dict[str, dict[str, str]]] = []
     for turn in range(1, turns + 1):
         before = game / "turns" / f"turn-{turn - 1:03d}" / "reports"
         rng = random.Random(f"orders {turn}")
@@ -137,7 +137,7 @@ def _play(tmp: Path, name: str, turns: int, capsys: pytest.CaptureFixture[str]) 
         post = tmp / f"mail-{name}" / f"turn-{turn}"
         post.mkdir(parents=True)
         mail = []
-        bad_lines: dict[str, set[str]] = {}
+        bad_lines: dict[str, dict[str, str]] = {}
         for i in range(1, PLAYERS + 1):
             report = json.loads((before / f"{i}-player-{i}.json").read_text(encoding="utf-8"))
             others = [i % PLAYERS + 1, (i + 1) % PLAYERS + 1]
@@ -149,6 +149,7 @@ def _play(tmp: Path, name: str, turns: int, capsys: pytest.CaptureFixture[str]) 
         assert main(["turn", str(game), *map(str, mail)]) == 0
         out = capsys.readouterr()
         assert out.err == "", out.err
+        assert f"{PLAYERS} report(s) for turn {turn}" in out.out
         seen.append(bad_lines)
     return game, seen
 
@@ -183,9 +184,10 @@ def test_a_full_size_game_of_100_players(tmp_path: Path, capsys: pytest.CaptureF
             lines |= {r["text"]: r["reason"] for r in report["orders"]["used"] if r["status"] == "failed"}
             for text, reason in lines.items():
                 assert expected.fullmatch(reason), f"turn {turn}, player {i}: {text!r} refused: {reason}"
-            for text in bad[str(i)]:
+            for text, why in bad[str(i)].items():
                 assert text in lines, f"turn {turn}, player {i}: {text!r} was taken"
-            unplanned += len(set(lines) - bad[str(i)])
+                assert why in lines[text], f"turn {turn}, player {i}: {text!r} refused: {lines[text]}"
+            unplanned += len(set(lines) - set(bad[str(i)]))
             taken += sum(1 for r in report["orders"]["used"] if r["status"] == "done")
         # Every other line is carried out but for a few the rules turn down (a unit linked away, an A order to
         # where the unit is): a turn that refuses what it should take is as wrong as one that takes everything.
