@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import resource
 import tempfile
 import time
@@ -35,7 +36,11 @@ from pathlib import Path
 
 import yaml
 
-from rulesdsl.game.folder import GameFolder
+from rulesdsl.game.folder import GameFolder, _schema, read_yaml, yaml_bytes
+from rulesdsl.game.schemafit import fits
+from rulesdsl.runtime.state import dump, load
+
+PARTS = ("mail", "load", "engine", "reports", "save", "commit")
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "rulesets" / "warlord.rules"
@@ -72,6 +77,51 @@ def add_divisions(path: Path, total: int) -> None:
             return True
 
     path.write_text(yaml.dump(state, Dumper=NoAliases, sort_keys=False), encoding="utf-8")
+
+
+def sections(path: Path) -> dict[str, tuple[int, int]]:
+    """A state file -> bytes and lines of each top-level section, the grid's layers and the players' fields
+    (`Sector.seen_by`, `players.seen`) counted on their own: what makes the file big."""
+    out: dict[str, tuple[int, int]] = {}
+    top = sub = ""
+    with path.open(encoding="utf-8") as f:
+        for line in f:
+            if line[:1] not in (" ", "-", ""):
+                top, sub = line.split(":", 1)[0], ""
+            elif top in ("players", "world", "Sector") and (m := re.match(r"(?:- |  )([a-z_]+):", line)):
+                sub = m[1]
+            key = f"{top}.{sub}" if sub else top
+            size, lines = out.get(key, (0, 0))
+            out[key] = (size + len(line.encode("utf-8")), lines + 1)
+    return out
+
+
+def state_figures(folder: GameFolder, turn: int) -> None:
+    """The state file of `turn`: its size and lines, the biggest sections, and the times of its load and save
+    in their steps (the calls GameFolder.load_game and a turn's save make)."""
+    path = folder.turns_dir / f"turn-{turn:03d}" / "state.yaml"
+    parts = sections(path)
+    size = sum(b for b, _ in parts.values())
+    lines = sum(n for _, n in parts.values())
+    print(f"state of turn {turn}: {size / 1e6:.2f} MB, {lines} lines; the biggest sections:")
+    for key, (b, n) in sorted(parts.items(), key=lambda kv: -kv[1][0])[:8]:
+        print(f"  {key:24s} {b / 1e3:8.1f} kB {n:7d} lines ({100 * b / size:.0f}% of the bytes)")
+    spec, module_file = folder.load_spec()
+    t0 = time.perf_counter()
+    data = read_yaml(path, "state")
+    t1 = time.perf_counter()
+    ok = fits(data, _schema("state.schema.json"))
+    ok = ok and fits({k: v for k, v in data.items() if k in spec.state_schema["properties"]}, spec.state_schema)
+    t2 = time.perf_counter()
+    game = load(spec, data, module_file)
+    t3 = time.perf_counter()
+    plain = dump(game)
+    t4 = time.perf_counter()
+    text = yaml_bytes(plain)
+    t5 = time.perf_counter()
+    print(f"  load {t3 - t0:.2f} s: YAML {t1 - t0:.2f} s, schemas {t2 - t1:.2f} s (fits: {ok}), game made "
+          f"{t3 - t2:.2f} s; save {t5 - t3:.2f} s: game to data {t4 - t3:.2f} s, YAML {t5 - t4:.2f} s"
+          f"{'' if text == path.read_bytes() else ' (NOT the same bytes as the file)'}")
 
 
 def main() -> None:
@@ -113,12 +163,19 @@ def main() -> None:
                 path = base / f"mail-{turn}-{i}.txt"
                 path.write_text("\n".join(lines) + "\n", encoding="utf-8")
                 mail.append(path)
+            folder.timings = {}
             wall, cpu = time.perf_counter(), time.process_time()
             folder.process_turn(mail)
             owned = state["Sector"].get("owner", {})
             print(f"turn {turn}: {time.perf_counter() - wall:.2f} s wall, {time.process_time() - cpu:.2f} s CPU, "
                   f"peak {peak_mb():.0f} MB; {sum(len(v) for v in units.values())} divisions and "
                   f"{len(owned) if isinstance(owned, dict) else '?'} owned sectors before it")
+            print("  " + ", ".join(f"{part} {folder.timings.get(part, 0.0):.2f}" for part in PARTS) + " s wall")
+            path = folder.turns_dir / f"turn-{turn:03d}" / "state.yaml"
+            text = path.read_bytes()
+            lines = text.count(b"\n")
+            print(f"  state written: {len(text) / 1e6:.2f} MB, {lines} lines")
+        state_figures(folder, args.turns)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import re
+import time
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path, PurePosixPath
@@ -148,6 +149,24 @@ def turn_name(turn: int) -> str:
 
 
 
+class _Laps:
+    """Wall seconds between marks, added into `into` by the name of the part each mark ends. With `into` None
+    (every turn but a benchmark's) a mark only asks that and returns: timing costs a turn nothing."""
+
+    __slots__ = ("into", "last")
+
+    def __init__(self, into: dict[str, float] | None) -> None:
+        self.into = into
+        self.last = time.perf_counter() if into is not None else 0.0
+
+    def mark(self, part: str) -> None:
+        if self.into is None:
+            return
+        now = time.perf_counter()
+        self.into[part] = self.into.get(part, 0.0) + now - self.last
+        self.last = now
+
+
 @dataclass
 class TurnResult:
     folder: Path
@@ -171,6 +190,12 @@ class _Mail:
 class GameFolder:
     def __init__(self, root: Path) -> None:
         self.root = root
+        # Set to a dict, and each turn processed adds the seconds of its parts to it: "mail" (read and
+        # compared with the mail of earlier turns), "load" (the state read, checked and made a game),
+        # "engine" (the turn's phases and the `where` checks), "reports" (the reports and the news), "save"
+        # (the state written) and "commit" (the turn folder renamed into place). benchmarks/bench_warlord.py
+        # reads it; None times nothing.
+        self.timings: dict[str, float] | None = None
 
     # ------------------------------------------------------------ reading
     @property
@@ -370,6 +395,7 @@ class GameFolder:
         return mail
 
     def _process_turn(self, order_files: list[Path], force: bool) -> TurnResult:
+        laps = _Laps(self.timings)
         mail = self._read_mail(order_files)
         if not force and mail:
             seen = self.received()
@@ -384,7 +410,9 @@ class GameFolder:
                     raise GameError(f"{m.path}: the same orders as {given[m.sha256]}, given before it in this "
                                     "mail; nothing was done. To process both all the same, use --force")
                 given[m.sha256] = m.path
+        laps.mark("mail")
         game = self.load_game()
+        laps.mark("load")
         if game.game_over:
             raise GameError(f"{self.root}: the game is over (turn {game.turn}); no more turns")
         # The engine reads lines itself (a BOM, \r\n and bad bytes included): no newline translation here. It
@@ -398,6 +426,7 @@ class GameFolder:
             # A rule made a value its field's `where` forbids: a mistake in the rules, never written down.
             raise GameError("the turn was not processed, and the game is as it was: after it, "
                             + "; ".join(str(f) for f in faults))
+        laps.mark("engine")
         named = [(m.path, g) for m, g in zip(mail, game.games_named, strict=True) if g is not None]
         if not force and named and not any(this for _, (_, this) in named):
             # Every header that names a game names another one: most likely that game's mail, given here.
@@ -425,6 +454,7 @@ class GameFolder:
                 staging.write(f"orders/{name}", m.data)
                 record.append(f"{m.sha256}  orders/{name}\n")
             staging.write(RECEIVED, "".join(record).encode("ascii"))
+            laps.mark("mail")
             players = [p for p in game.all_players if p.active or game.turns[p._key].was_active]
             result.reports = write_reports(game, players, staging, "reports",
                                            "the turn was not processed, and the game is as it was")
@@ -436,8 +466,11 @@ class GameFolder:
                 lines = [f"Mail of {game.spec.turn_unit} {turn} that was not processed:", ""]
                 lines += [f"  {u}" for u in game.unrouted]
                 result.unrouted_file = staging.write("unrouted.txt", ("\n".join(lines) + "\n").encode("utf-8"))
+            laps.mark("reports")
             staging.write("state.yaml", yaml_bytes(dump(game)))
+            laps.mark("save")
             result.warnings = staging.commit()
+            laps.mark("commit")
         except BaseException:
             staging.discard()
             raise
