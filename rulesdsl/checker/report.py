@@ -474,16 +474,31 @@ def report_schema(rep: ir.Report | None) -> dict[str, Any]:
 
 def grid_schema(env: Env) -> dict[str, Any]:
     """The grid's section, by field (a layer), described by shape and never by listing its sectors: a drawn
-    layer may be rows of symbols (one text), and any layer a mapping of sector numbers to values, which the
-    pattern of the grid's numbering describes."""
+    layer may be rows of symbols (one text), a set of players or keyed things a mapping `by member` of each
+    member to its sectors, and any layer a mapping of sector numbers to values, which the pattern of the
+    grid's numbering describes."""
     assert env.grid is not None
     digits = "".join("[0-9]" if ch in "CR" else re.escape(ch) for ch in env.grid.pattern)
     drawn = {f for f, _ in env.grid.draws}
+    grid = env.grid.decl.name
     props: dict[str, Any] = {}
-    for name, f in env.things[env.grid.decl.name].fields.items():
+    for name, f in env.things[grid].fields.items():
         sparse = {"type": "object", "propertyNames": {"pattern": f"^{digits}$"},
                   "additionalProperties": schema_of(f.ty, _STATE_DECIMAL)}
-        props[name] = {"anyOf": [{"type": "string"}, sparse]} if name in drawn else sparse
+        if name in drawn:
+            props[name] = {"anyOf": [{"type": "string"}, sparse]}
+        elif (isinstance(f.ty, T.SetT) and isinstance(f.ty.item, T.ThingT) and f.ty.item.name != grid
+              and not (f.ty.item.name in env.things and env.things[f.ty.item.name].numbered)):
+            # A set of players (or of a keyed thing's instances) may be written by member (runtime/gridstate.py):
+            # each member's sectors and runs of sectors ("02200..02800").
+            run = f"^{digits}([.][.]{digits})?$"
+            members = {"type": "object", "properties": {"by member": {
+                "type": "object", "additionalProperties": {"type": "array", "items": {"type": "string",
+                                                                                      "pattern": run}}}},
+                "required": ["by member"], "additionalProperties": False}
+            props[name] = {"anyOf": [sparse, members]}
+        else:
+            props[name] = sparse
     return {"type": "object", "properties": props, "additionalProperties": False}
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from rulesdsl.runtime.gridstate import Rows
+from rulesdsl.runtime.gridstate import Rows, Runs
 from rulesdsl.runtime.unitstate import Row
 
 # LibYAML when PyYAML has it (several times faster on state files); the pure-Python safe classes otherwise.
@@ -177,6 +177,14 @@ def _rows(dumper: Any, data: Rows) -> Any:
 
 
 _Dumper.add_representer(Rows, _rows)
+
+
+def _flow_runs(dumper: Any, runs: Runs) -> yaml.Node:
+    # A member's sectors in a by-member grid layer: a flow list, a few runs a line.
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", list(runs), flow_style=True)
+
+
+_Dumper.add_representer(Runs, _flow_runs)
 
 
 def _flow_row(dumper: Any, row: Row) -> yaml.Node:

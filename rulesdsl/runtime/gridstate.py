@@ -5,6 +5,11 @@ text line per row, one character per sector), any other field a mapping of secto
 differ from the field's default, in sector order. So a 320 x 99 map's terrain is 99 short lines, and a field
 most sectors leave at its default costs nothing.
 
+A set of players (or of a keyed thing's instances) is written by member instead: under `by member`, each
+player's sectors as runs in sector order (`"02200..02800"`: every sector from the first to the last). What a
+player sees is squares round its cities and units, a few runs a row, where the by-sector form wrote three
+lines per sector: Warlord's `seen_by` and `explored_by` were half the state file's bytes and 60% of its lines.
+
 Sectors are built in one pass per field: a field's default is worked out once (a static default cannot
 depend on the sector), and only a value that can be changed in place (a list, a map) is copied per sector.
 """
@@ -26,6 +31,25 @@ class Rows(str):
     """A drawn layer as the state writes it: whole lines, one per row (the YAML writer keeps them as lines)."""
 
     __slots__ = ()
+
+
+class Runs(list[str]):
+    """One member's runs of sectors in a by-member layer: the YAML writer puts them in one flow list."""
+
+    __slots__ = ()
+
+
+BY_MEMBER = "by member"
+RUN = ".."
+
+
+def by_member(g: Any, f: FieldSpec) -> bool:
+    """Whether the state writes `f` by member: a set of players or of a keyed thing's instances, whose members
+    are few and named by a key (a numbered thing's instances come and go; a set of sectors is not a layer)."""
+    if f.type[0] != "set" or f.type[1][0] != "thing":
+        return False
+    thing = f.type[1][1]
+    return thing not in g.units and thing != g.spec.grid.name
 
 
 def _size(g: Any, value: int | str) -> int:
@@ -103,6 +127,8 @@ def read(g: Any, data: dict[str, Any], check: Callable[[Callable[[], None]], Non
             continue
         if isinstance(layer, str) and f.name in draws:
             check(functools.partial(_read_drawn, g, f, draws[f.name], layer, f"{path}.{f.name}"))
+        elif isinstance(layer, dict) and BY_MEMBER in layer and by_member(g, f):
+            check(functools.partial(_read_members, g, f, layer, f"{path}.{f.name}"))
         elif isinstance(layer, dict):
             check(functools.partial(_read_sparse, g, f, layer, f"{path}.{f.name}"))
         else:
@@ -158,6 +184,62 @@ def _read_sparse(g: Any, f: FieldSpec, layer: dict[Any, Any], path: str) -> None
         setattr(s, f.attr, value)
 
 
+def _read_members(g: Any, f: FieldSpec, layer: dict[Any, Any], path: str) -> None:
+    extra = [str(k) for k in layer if k != BY_MEMBER]
+    if extra:
+        raise StateError(f"{path}.{extra[0]}", f"a layer written `{BY_MEMBER}` has nothing else beside it")
+    members = layer[BY_MEMBER]
+    path = f"{path}.{BY_MEMBER}"
+    if not isinstance(members, dict):
+        raise StateError(path, "expected a mapping of members to their sectors")
+    names = g.sector_names
+    held: dict[int, list[Any]] = {}
+    for key, runs in members.items():
+        member = codec.decode(g, key, f.type[1], f"{path}.{key}")
+        if not isinstance(runs, list):
+            raise StateError(f"{path}.{key}", "expected a list of sectors and runs of sectors (\"02200..02800\")")
+        for i, run in enumerate(runs):
+            where = f"{path}.{key}[{i}]"
+            if not isinstance(run, str):
+                raise StateError(where, f"a sector or a run of sectors in quotes, like \"{g.sectors[0]._key}\", "
+                                        "not a number")
+            first, sep, last = run.partition(RUN)
+            try:
+                a = names.parse(first)
+                b = names.parse(last) if sep else a
+            except ValueError as e:
+                raise StateError(where, str(e)) from None
+            if b < a:
+                raise StateError(where, f"a run goes from a sector to a later one in sector order, not back to "
+                                        f"{last}")
+            for index in range(a, b + 1):
+                held.setdefault(index, []).append(member)
+    sectors = g.sectors
+    attr = f.attr
+    for index, values in held.items():
+        setattr(sectors[index], attr, sorted(set(values), key=lambda t: t._ord))
+
+
+def _dump_members(g: Any, f: FieldSpec) -> dict[str, Any]:
+    """A by-member layer: each member's sectors, consecutive ones joined in a run; {} when no sector holds any."""
+    attr = f.attr
+    runs: dict[Any, list[tuple[int, int]]] = {}
+    for i, s in enumerate(g.sectors):
+        for member in getattr(s, attr):
+            spans = runs.get(member)
+            if spans is None:
+                runs[member] = [(i, i)]
+            elif spans[-1][1] == i - 1:
+                spans[-1] = (spans[-1][0], i)
+            else:
+                spans.append((i, i))
+    if not runs:
+        return {}
+    keys = [s._key for s in g.sectors]
+    return {BY_MEMBER: {m._key: Runs(keys[a] if a == b else f"{keys[a]}{RUN}{keys[b]}" for a, b in runs[m])
+                        for m in sorted(runs, key=lambda t: t._ord)}}
+
+
 # ---------------------------------------------------------------- writing a section
 
 def dump(g: Any) -> dict[str, Any]:
@@ -173,6 +255,9 @@ def dump(g: Any) -> dict[str, Any]:
             sym = draws[f.name]
             cells = [getattr(getattr(s, attr), sym) for s in sectors]
             out[f.name] = Rows("".join("".join(cells[i:i + w]) + "\n" for i in range(0, len(cells), w)))
+            continue
+        if by_member(g, f):
+            out[f.name] = _dump_members(g, f)
             continue
         layer: dict[str, Any] = {}
         if f.type[0] == "map":
