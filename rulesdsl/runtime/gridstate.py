@@ -194,10 +194,17 @@ def _read_members(g: Any, f: FieldSpec, layer: dict[Any, Any], path: str) -> Non
         raise StateError(path, "expected a mapping of members to their sectors")
     names = g.sector_names
     held: dict[int, list[Any]] = {}
+    given: dict[Any, Any] = {}
     for key, runs in members.items():
         member = codec.decode(g, key, f.type[1], f"{path}.{key}")
+        if member in given:
+            raise StateError(f"{path}.{key}", f"the same as {given[member]}, given before it")
+        given[member] = key
         if not isinstance(runs, list):
             raise StateError(f"{path}.{key}", "expected a list of sectors and runs of sectors (\"02200..02800\")")
+        # Runs in map order and apart, as the state writes them: a member's runs then cost no more than the map,
+        # however many a file gives (overlapping runs would let a short file name every sector many times).
+        after = -1
         for i, run in enumerate(runs):
             where = f"{path}.{key}[{i}]"
             if not isinstance(run, str):
@@ -210,14 +217,18 @@ def _read_members(g: Any, f: FieldSpec, layer: dict[Any, Any], path: str) -> Non
             except ValueError as e:
                 raise StateError(where, str(e)) from None
             if b < a:
-                raise StateError(where, f"a run goes from a sector to a later one in sector order, not back to "
-                                        f"{last}")
+                raise StateError(where, f"a run goes forward in map order, from a sector to a later one, not back "
+                                        f"to {last}")
+            if a <= after:
+                raise StateError(where, f"{first} is not after the sectors before it: write a member's sectors and "
+                                        "runs in map order, each once")
+            after = b
             for index in range(a, b + 1):
                 held.setdefault(index, []).append(member)
     sectors = g.sectors
     attr = f.attr
     for index, values in held.items():
-        setattr(sectors[index], attr, sorted(set(values), key=lambda t: t._ord))
+        setattr(sectors[index], attr, sorted(values, key=lambda t: t._ord))
 
 
 def _dump_members(g: Any, f: FieldSpec) -> dict[str, Any]:

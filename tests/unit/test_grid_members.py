@@ -69,6 +69,10 @@ def test_a_scenario_may_write_a_set_of_players_either_way(spec: RulesetSpec) -> 
     ({"by member": {"ann": [101]}}, "$.Sector.seen_by.by member.ann[0]", "in quotes"),
     ({"by member": {"ann": "0101"}}, "$.Sector.seen_by.by member.ann", "expected a list"),
     ({"by member": {}, "0101": ["ann"]}, "$.Sector.seen_by.0101", "nothing else beside it"),
+    # Each sector once, in map order: a short file cannot make a long read by naming the map many times.
+    ({"by member": {"ann": ["0101..0401", "0201"]}}, "$.Sector.seen_by.by member.ann[1]", "0201 is not after"),
+    ({"by member": {"ann": ["0201", "0101"]}}, "$.Sector.seen_by.by member.ann[1]", "in map order, each once"),
+    ({"by member": {"ann": ["0101"], "ANN": ["0201"]}}, "$.Sector.seen_by.by member.ANN", "the same as ann"),
 ])
 def test_a_by_member_layer_s_faults_name_their_json_path(spec: RulesetSpec, layer: dict[str, Any], path: str,
                                                         words: str) -> None:
