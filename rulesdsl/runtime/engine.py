@@ -188,7 +188,7 @@ class Game:
                 if obj is None:
                     what = f"{thing.lower()} {number}"
                     if store.was_destroyed(me, number):
-                        return f"{what} no longer exists: it was destroyed earlier this {self.spec.turn_unit}"
+                        return f"{what} no longer exists: it was removed earlier this {self.spec.turn_unit}"
                     return f"you have no {what}" if store.per_owner else f"there is no {what}"
                 found.append(obj)
             rec.args[name] = found if many else found[0]

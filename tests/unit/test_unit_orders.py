@@ -111,7 +111,7 @@ def test_an_order_reaches_a_unit_an_earlier_phase_made(rules: Loaded) -> None:
 def test_an_order_to_a_unit_linked_away_earlier_fails_with_the_reason(rules: Loaded) -> None:
     g = start(rules)
     turn(g, "L 1+2", "M 2 B", "M 5 B")
-    assert reasons(g) == ["M 2 B: division 2 no longer exists: it was destroyed earlier this turn",
+    assert reasons(g) == ["M 2 B: division 2 no longer exists: it was removed earlier this turn",
                           "M 5 B: you have no division 5"]
     assert units(g) == [(1, "A", 11, 0)]
 
@@ -138,7 +138,7 @@ def test_a_standing_order_follows_its_number_and_ends_when_the_unit_is_gone(rule
     turn(g)
     assert units(g) == [(1, "A", 10, 0), (2, "A", 1, 6)]
     turn(g, "L 1+2")  # the patrol of 2 still stood as the turn's orders were chosen: it fails, then it ends
-    assert reasons(g) == ["P 2 3: division 2 no longer exists: it was destroyed earlier this turn"]
+    assert reasons(g) == ["P 2 3: division 2 no longer exists: it was removed earlier this turn"]
     turn(g)
     assert reasons(g) == ["P 2 3: you have no division 2: the standing order ends"]
     assert g.standing_texts(g.all_players[0]) == []

@@ -189,7 +189,7 @@ def test_an_order_whose_unit_was_destroyed_before_it_ran_fails(units: Loaded) ->
     g = units.new_game(Division=[{"owner": "1", "number": 1, "place": "A"},
                                  {"owner": "1", "number": 2, "place": "A"}])
     turn(g, (1, ["L 1+2", "M 2 B"]))  # linking (an earlier phase) destroys 2 before moving runs
-    assert reasons(g) == ["M 2 B: division 2 no longer exists: it was destroyed earlier this turn"]
+    assert reasons(g) == ["M 2 B: division 2 no longer exists: it was removed earlier this turn"]
 
 
 def test_the_index_gives_what_a_scan_gives(units: Loaded, tmp_path: Path) -> None:
