@@ -34,7 +34,7 @@ UNIT_KINDS = ("Infantry", "Engineers", "Tanks", "Trucks", "Artillery")
 # Python error's text, "a loop ran too long", a reason the script did not expect) is a fault to look at.
 EXPECTED_REASONS = (
     r"you have no division \d+",
-    r"division \d+ no longer exists: it was destroyed earlier this turn",  # linked away by an L before it
+    r"division \d+ no longer exists: it was removed earlier this turn",  # linked away by an L before it
     r"division \d+ is at \d{5} already",
     r"there is no sector 99999: the map is 320 columns by 99 rows",
     r"route must be digits from 0 to 8, written together, not \"0019x\"",
