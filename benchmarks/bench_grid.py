@@ -1,4 +1,5 @@
-"""Warlord's full 320 x 99 map (east-west wrap) -> times of rulesdsl.runtime.grid's build, reads, ranges and paths.
+"""Warlord's full 320 x 99 map (east-west wrap) -> times of runtime/grid.py's build, reads and ranges, and of
+runtime/routes.py's find.
 
 Run: python benchmarks/bench_grid.py
      python benchmarks/bench_grid.py --runs 5 --seed 3
@@ -7,13 +8,16 @@ Timed (CPU time of this process, time.process_time, median of --runs):
 - build: Grid(320, 99, wrap_x=True), the neighbour tables included;
 - neighbour: 1,000,000 reads of grid.neighbour(s, d), sectors and directions drawn beforehand;
 - within: 10,000 calls of grid.within(s, 3) (49 sectors each away from the polar rows);
-- path: 1,000 grid.path(a, b, cost) between sectors 45..55 king moves apart, on a map where a seeded 30% of
-  sectors are impassable and the rest cost 1..3 (as a terrain table would), the cost a dict's get.
+- path: 1,000 routes.find(grid, a, b, cost) between sectors 45..55 king moves apart, on a map where a seeded
+  30% of sectors are impassable and the rest cost 1..3 (as a terrain table would), the cost a dict's get.
 Pairs with no route still count (a failed search explores everything it can reach, as the A order's would).
 
 Figures on this machine (2 cores, Python 3.11, --runs 3, seed 1), at the commit adding this script:
   build 0.039 s; neighbour x 1,000,000 0.058 s (58 ns a read); within(s, 3) x 10,000 0.029 s (2.9 us a call);
   path x 1,000 1.45 s (1.45 ms a path; 999 found, 55.0 steps on average, 1 with no route).
+When routes.find took the place of Grid.path (routes.py's search the runtime's only one), path x 1,000 was
+1.55 s before and 1.53 / 1.55 s after on this machine, the same routes (a fresh Router's scratch lists per
+call cost what Grid.path's fresh lists did).
 A path costs most where prices vary (1..3 here): the estimate counts every step at the cheapest price, so
 A* widens its search toward Dijkstra's; on uniform prices it walks nearly straight.
 """
@@ -27,6 +31,7 @@ import time
 from collections.abc import Callable
 
 from rulesdsl.runtime.grid import Grid
+from rulesdsl.runtime.routes import find
 
 WIDTH, HEIGHT = 320, 99
 
@@ -84,7 +89,7 @@ def main() -> None:
         found.clear()
         get = cost.get
         for a, b in pairs:
-            route = g.path(a, b, get)
+            route = find(g, a, b, get)
             if route is not None:
                 found.append(len(route))
 

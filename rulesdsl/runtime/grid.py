@@ -1,4 +1,4 @@
-"""A rectangular map's size and wrap -> its sectors' neighbours, distances, ranges, windows, routes and names.
+"""A rectangular map's size and wrap -> its sectors' neighbours, distances, ranges, windows and names.
 
 Sectors are plain ints, 0 .. width * height - 1, row-major (index = row * width + col), row 0 the north edge,
 so that a game keeps per-sector data in flat lists and tuples indexed by sector. Directions are the codes a
@@ -8,11 +8,13 @@ player writes: 1 north, then clockwise, 2 north-east, 3 east, 4 south-east, 5 so
 
 Everything a hot path reads (each sector's neighbours) is worked out once, when the grid is built, and only
 ints are compared, so every answer is the same in every process whatever the hash seed.
+
+The cheapest route between two sectors is runtime/routes.py's (`find`, and `Router` for the game's `path`):
+the runtime's one route search, which builds on this module, so this module does not import it.
 """
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable
 
 # (row step, column step) for direction codes 1..8; index 0 stands for 0, "pause", which moves nowhere.
@@ -187,100 +189,10 @@ class Grid:
         w = self.width
         return [[None if row is None or c is None else row * w + c for c in cols] for row in self._rows(r0, half)]
 
-    # -- routes ------------------------------------------------------------------------------------------
-
-    def path(self, a: int, b: int, cost: Cost, least: int = 1) -> list[int] | None:
-        """The cheapest route from a to b: the sectors entered after a, ending with b ([] when a == b), or None
-        when b cannot be reached. cost(s) is the price of entering s, None when s is impassable; a's own price
-        is never asked for. `least` must be at most every price (0 allows free sectors; a price below it
-        raises ValueError, since the estimate would no longer be a lower bound).
-
-        A* with the estimate distance * least, which never overstates (each step closes the king distance by
-        at most one and costs at least `least`) and is consistent, so a sector's first expansion is final.
-        Ties are broken so that the same inputs give the same route in every process: the open sector with
-        the lowest (cost so far + estimate, estimate, sector number) is expanded first, its neighbours are
-        tried in direction order 1..8, and a route to a sector is replaced only by a strictly cheaper one.
-        cost(s) is called at most once per sector per search.
-        """
-        if a == b:
-            return []
-        if least < 0:
-            raise ValueError(f"least={least}: a price is never below 0")
-        # The hot loop of a turn's A orders: flat lists rather than dicts and sets, the estimate worked out
-        # inline from precomputed rows and columns, and each heap entry one int ordered as the
-        # (estimate total, estimate, sector) triple it packs, since ints compare much faster than tuples.
-        size = self.size
-        width = self.width
-        height = self.height
-        wrap_x = self.wrap_x
-        wrap_y = self.wrap_y
-        row_of = self._row_of
-        col_of = self._col_of
-        adjacent = self._adjacent
-        rb = row_of[b]
-        cb = col_of[b]
-        s_bits = size.bit_length()
-        s_mask = (1 << s_bits) - 1
-        h_bits = (max(width, height) * least).bit_length()
-        hs_bits = h_bits + s_bits
-        price = [-2] * size  # -2: not asked yet, -1: impassable
-        best = [-1] * size  # cheapest cost so far; -1: none yet
-        came = [-1] * size
-        done = bytearray(size)
-        best[a] = 0
-        h0 = self.distance(a, b) * least
-        heap = [(h0 << hs_bits) | (h0 << s_bits) | a]
-        pop = heapq.heappop
-        push = heapq.heappush
-        while heap:
-            s = pop(heap) & s_mask
-            if done[s]:
-                continue
-            if s == b:
-                route = [b]
-                s = came[b]
-                while s != a:
-                    route.append(s)
-                    s = came[s]
-                route.reverse()
-                return route
-            done[s] = 1
-            g = best[s]
-            for n in adjacent[s]:
-                if done[n]:
-                    continue
-                p = price[n]
-                if p == -2:
-                    asked = cost(n)
-                    if asked is None:
-                        price[n] = -1
-                        continue
-                    if asked < least:
-                        raise ValueError(f"cost({n}) is {asked}, below least={least}")
-                    price[n] = p = asked
-                elif p == -1:
-                    continue
-                g2 = g + p
-                old = best[n]
-                if old < 0 or g2 < old:
-                    best[n] = g2
-                    came[n] = s
-                    dr = row_of[n] - rb
-                    if dr < 0:
-                        dr = -dr
-                    if wrap_y and height - dr < dr:
-                        dr = height - dr
-                    dc = col_of[n] - cb
-                    if dc < 0:
-                        dc = -dc
-                    if wrap_x and width - dc < dc:
-                        dc = width - dc
-                    hn = (dr if dr > dc else dc) * least
-                    push(heap, ((g2 + hn) << hs_bits) | (hn << s_bits) | n)
-        return None
+    # -- routes (found by runtime/routes.py) -------------------------------------------------------------
 
     def route_cost(self, route: list[int], cost: Cost) -> int | None:
-        """What a route (as path returns it) costs to walk; None if it enters an impassable sector."""
+        """What a route (as routes.find returns it) costs to walk; None if it enters an impassable sector."""
         total = 0
         for s in route:
             p = cost(s)
@@ -290,7 +202,7 @@ class Grid:
         return total
 
     def directions(self, a: int, route: list[int]) -> list[int]:
-        """A route from a (as path returns it) as direction codes, such as the digits of Warlord's M order;
+        """A route from a (as routes.find returns it) as direction codes, such as the digits of Warlord's M order;
         ValueError if a step is not to an adjacent sector."""
         out: list[int] = []
         here = a

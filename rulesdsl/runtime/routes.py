@@ -1,15 +1,21 @@
-"""A game's map, a price per sector (asked of the rules' COST) and two sectors -> the cheapest route, as `path`.
+"""A map, a price per sector and two sectors -> the cheapest route: the runtime's one route search.
 
 `path(COST for x from A to B [within R])` in generated code calls `route` or, when the checker has shown that
 COST depends only on what no rule changes once the game has started and on values fixed for the call (see
 docs/language.md, "Routes"), `route_priced`, which keeps the prices one COST gives (keyed by the path's
 site and those values) for the life of the game object, and the routes found with them: a turn's 2,000
 searches then call the generated COST at most once per sector between them, and the search reads a list.
+Python that wants a route over a plain cost callable (tests, benchmarks, world generation) calls `find`.
 
-The search is grid.Grid.path's (A*, the same estimate, heap order and tie-breaking, so the same route in
-every case: tests/unit/test_routes.py holds the two side by side on thousands of random maps), written over
-a price list instead of a callback, with per-game scratch lists marked by a search number instead of fresh
-lists per search, and an optional window (`within R`: only sectors at most R from A may be entered).
+The search (`Router.path`) is A* over a price list, with per-game scratch lists marked by a search number
+instead of fresh lists per search, and an optional window (only sectors at most R from A may be entered).
+Its estimate is the king distance to the goal times the least price, taken to be 1 until a sector of price
+0 is met, when the search starts again with 0 (Dijkstra's order): never an overstatement, and consistent,
+so a sector's first expansion is final. Ties are broken so that the same map and prices give the same
+route in every process: the open sector with the lowest (cost so far + estimate, estimate, sector number)
+is expanded first, its neighbours are tried in direction order 1..8, and a route to a sector is replaced
+only by a strictly cheaper one. tests/unit/test_routes.py holds it to the A* that was Grid.path
+(tests/unit/path_oracle.py) on thousands of random maps, ties included.
 """
 
 from __future__ import annotations
@@ -114,8 +120,9 @@ class Router:
         return found
 
     def path(self, a: int, b: int, prices: Prices, bound: int = -1) -> list[int] | None:
-        """grid.path(a, b, cost) with cost the prices (`least` 1, then 0 if a price of 0 is met: as
-        sectors.route does), only sectors at distance <= bound from a entered when bound >= 0."""
+        """The cheapest route from a to b over the prices (see the module's docstring): the sectors entered
+        after a, ending with b ([] when a == b), or None when b cannot be reached; only sectors at distance
+        <= bound from a are entered when bound >= 0. Each price is asked at most once, a's never."""
         if a == b:
             return []
         grid = self.grid
@@ -145,8 +152,8 @@ class Router:
         a_row = self._axis(self._rows, row_of[a], height, grid.wrap_y)
         a_col = self._axis(self._cols, col_of[a], width, grid.wrap_x)
         windowed = bound >= 0
-        # Heap entries pack (estimate total, estimate, sector) into one int exactly as grid.path does, so
-        # that the order, and so the route among equally cheap ones, is the same.
+        # Each heap entry is one int ordered as the (estimate total, estimate, sector) triple it packs: ints
+        # compare much faster than tuples, and the order is the documented tie-breaking.
         s_bits = size.bit_length()
         s_mask = (1 << s_bits) - 1
         h_bits = (max(width, height) * least).bit_length()
@@ -215,6 +222,28 @@ def _axis_from(x0: int, size: int, wrap: bool) -> list[int]:
     if wrap:
         return [min(abs(x - x0), size - abs(x - x0)) for x in range(size)]
     return [abs(x - x0) for x in range(size)]
+
+
+def find(grid: Grid, a: int, b: int, cost: Callable[[int], int | None]) -> list[int] | None:
+    """The cheapest route from a to b over a cost callable: the sectors entered after a, ending with b ([] when
+    a == b), or None when b cannot be reached. cost(s) is the price of entering s, None when s is impassable,
+    asked at most once per sector and never for a; a negative price raises ValueError. Ties as `Router.path`.
+
+    Grid.path's contract until this search became the runtime's only one, less its `least` (the least price,
+    for the estimate): the search takes 1, and 0 once it meets a free sector, which is what the rules' `path`
+    always did; nothing in the runtime gave more, which only narrows the search and may pick another of
+    equally cheap routes, never a cheaper one.
+    """
+
+    def ask(n: int) -> int:
+        p = cost(n)
+        if p is None:
+            return _IMPASSABLE
+        if p < 0:
+            raise ValueError(f"cost({n}) is {p}: a price is 0 or more, or None where a sector cannot be entered")
+        return p
+
+    return Router(grid).path(a, b, Prices(grid.size, ask))
 
 
 def _asker(g: Any, cost: Callable[[Any], int | None]) -> Callable[[int], int]:

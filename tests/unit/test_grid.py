@@ -1,13 +1,9 @@
-"""runtime/grid.py: grids of several shapes and wraps -> neighbours, distance, within, window, path and names
-checked against plain coordinate arithmetic and brute-force searches."""
+"""runtime/grid.py: grids of several shapes and wraps -> neighbours, distance, within, window and names checked
+against plain coordinate arithmetic and brute-force searches (routes: test_routes.py)."""
 
 from __future__ import annotations
 
 import itertools
-import os
-import random
-import subprocess
-import sys
 
 import pytest
 
@@ -162,113 +158,6 @@ def test_direction_and_directions() -> None:
     assert g.directions(6, [1, 2, 3]) == [1, 3, 3]
     with pytest.raises(ValueError, match="not adjacent"):
         g.directions(6, [8])
-
-
-def cheapest(g: Grid, a: int, cost: dict[int, int | None]) -> dict[int, int]:
-    """Bellman-Ford: relax every edge until nothing changes (no priority queue, nothing shared with A*)."""
-    best = {a: 0}
-    changed = True
-    while changed:
-        changed = False
-        for s in range(g.size):
-            if s not in best:
-                continue
-            for n in g.neighbours(s):
-                p = cost[n]
-                if p is None:
-                    continue
-                if n not in best or best[s] + p < best[n]:
-                    best[n] = best[s] + p
-                    changed = True
-    return best
-
-
-def random_map(rng: random.Random, g: Grid, least: int) -> dict[int, int | None]:
-    return {s: None if rng.random() < 0.3 else rng.randint(least, 4) for s in range(g.size)}
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_path_is_cheapest_against_brute_force(seed: int) -> None:
-    rng = random.Random(seed)
-    g = Grid(rng.randint(1, 8), rng.randint(1, 7), wrap_x=rng.random() < 0.5, wrap_y=rng.random() < 0.3)
-    least = rng.choice((0, 1))
-    cost = random_map(rng, g, least)
-    for _ in range(6):
-        a = rng.randrange(g.size)
-        b = rng.randrange(g.size)
-        truth = cheapest(g, a, cost)
-        route = g.path(a, b, cost.get, least=least)
-        if a == b:
-            assert route == []
-        elif b not in truth:
-            assert route is None
-        else:
-            assert route is not None and route[-1] == b
-            g.directions(a, route)  # every step adjacent
-            assert g.route_cost(route, cost.get) == truth[b]
-            assert g.path(a, b, cost.get, least=least) == route
-
-
-def test_path_steers_around_a_wall_and_reports_unreachable() -> None:
-    g = Grid(5, 5)
-    wall = {g.sector(2, r) for r in range(4)}
-
-    def cost(s: int) -> int | None:
-        return None if s in wall else 1
-
-    route = g.path(g.sector(0, 0), g.sector(4, 0), cost)
-    assert route is not None and g.sector(2, 4) in route and len(route) == 8
-    wall.add(g.sector(2, 4))
-    assert g.path(g.sector(0, 0), g.sector(4, 0), cost) is None
-    # the wall is no wall when the grid wraps east-west
-    assert Grid(5, 5, wrap_x=True).path(g.sector(0, 0), g.sector(4, 0), cost) == [g.sector(4, 0)]
-
-
-def test_path_asks_each_price_once_and_refuses_a_price_below_least() -> None:
-    g = Grid(6, 6)
-    asked: list[int] = []
-
-    def cost(s: int) -> int | None:
-        asked.append(s)
-        return 2
-
-    assert g.path(0, 35, cost, least=2) is not None
-    assert len(asked) == len(set(asked))
-    with pytest.raises(ValueError, match="below least"):
-        g.path(0, 35, lambda s: 1, least=2)
-
-
-def test_path_ties_are_broken_by_the_documented_order() -> None:
-    # an open 3 x 3 map at price 1: from the north-west corner (0) the diagonal to the south-east corner (8) is
-    # the one cheapest route; to the east edge's middle (5) two routes tie (through 1 or through 4), and the
-    # documented order (lowest total, then lowest estimate, then lowest sector) expands 1 first, whose route
-    # a later equal one does not replace.
-    g = Grid(3, 3)
-    assert g.path(0, 8, lambda s: 1) == [4, 8]
-    assert g.path(0, 5, lambda s: 1) == [1, 5]
-
-
-DETERMINISM = """
-import random
-from rulesdsl.runtime.grid import Grid
-rng = random.Random(7)
-g = Grid(40, 30, wrap_x=True)
-cost = {s: None if rng.random() < 0.35 else rng.randint(1, 3) for s in range(g.size)}
-out = []
-for _ in range(30):
-    out.append(g.path(rng.randrange(g.size), rng.randrange(g.size), cost.get))
-print(out)
-"""
-
-
-def test_paths_identical_under_other_hash_seeds() -> None:
-    outs = set()
-    for seed in ("0", "12345"):
-        env = dict(os.environ, PYTHONHASHSEED=seed)
-        run = subprocess.run([sys.executable, "-c", DETERMINISM], env=env, capture_output=True, text=True, check=True)
-        outs.add(run.stdout)
-    assert len(outs) == 1
-    assert "[" in outs.pop()
 
 
 def test_names_warlord_pattern_round_trip() -> None:
