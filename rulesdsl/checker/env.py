@@ -152,6 +152,19 @@ class Env:
             return self.things[ty.name].numbered
         return ""
 
+    def holds_numbered(self, ty: T.Ty) -> bool:
+        """Whether a value of `ty` can hold an instance of a numbered thing, at any depth: what `destroy` may
+        have to let go of."""
+        if isinstance(ty, T.OptT):
+            return self.holds_numbered(ty.inner)
+        if isinstance(ty, (T.ListT, T.SetT)):
+            return self.holds_numbered(ty.item)
+        if isinstance(ty, T.MapT):
+            return self.holds_numbered(ty.key) or self.holds_numbered(ty.value)
+        if isinstance(ty, T.RecordT):
+            return any(self.holds_numbered(v) for _, v in ty.fields)
+        return bool(self.numbered(ty))
+
     def fields_of(self, thing: str) -> dict[str, ir.FieldDef]:
         if thing == "Player":
             return self.player_fields

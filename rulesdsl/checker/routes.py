@@ -23,7 +23,6 @@ import dataclasses
 
 from rulesdsl import ir
 from rulesdsl import types as T
-from rulesdsl.checker.env import Env
 from rulesdsl.checker.state import Checking
 
 # Builtins whose value depends only on their arguments (and the map, which never changes).
@@ -102,7 +101,7 @@ def changing_fields(c: Checking) -> frozenset[tuple[str, str]]:
         if engine_field is not None:
             out.add(("Player", engine_field))
     for owner, f in declared:
-        if f.reset_each_turn or _holds_numbered(env, f.ty):
+        if f.reset_each_turn or env.holds_numbered(f.ty):
             out.add((owner, f.name))
     return frozenset(out)
 
@@ -125,17 +124,6 @@ def _owner(ty: T.Ty) -> str | None:
         return "world"
     return None
 
-
-def _holds_numbered(env: Env, ty: T.Ty) -> bool:
-    if isinstance(ty, T.OptT):
-        return _holds_numbered(env, ty.inner)
-    if isinstance(ty, (T.ListT, T.SetT)):
-        return _holds_numbered(env, ty.item)
-    if isinstance(ty, T.MapT):
-        return _holds_numbered(env, ty.key) or _holds_numbered(env, ty.value)
-    if isinstance(ty, T.RecordT):
-        return any(_holds_numbered(env, v) for _, v in ty.fields)
-    return bool(env.numbered(ty))
 
 
 def _keyable(ty: T.Ty) -> bool:

@@ -60,22 +60,11 @@ def _dangling(env: Env, f: n.FieldDecl, ty: T.Ty) -> None:
         return
     inner = value.inner if isinstance(value, T.OptT) else value.item if isinstance(value, (T.ListT, T.SetT)) \
         else None
-    if inner is not None and not env.numbered(inner) and _holds_numbered(env, inner):
+    if inner is not None and not env.numbered(inner) and env.holds_numbered(inner):
         env.diags.error(f.type.span, "E0241", f"field `{f.name}` holds {value.show()}: a destroyed instance can "
                         "leave a list, a set or an optional value, but not one nested deeper",
                         help="keep the inner lists in fields of a thing of their own")
 
-
-def _holds_numbered(env: Env, ty: T.Ty) -> bool:
-    if isinstance(ty, T.OptT):
-        return _holds_numbered(env, ty.inner)
-    if isinstance(ty, (T.ListT, T.SetT)):
-        return _holds_numbered(env, ty.item)
-    if isinstance(ty, T.MapT):
-        return _holds_numbered(env, ty.key) or _holds_numbered(env, ty.value)
-    if isinstance(ty, T.RecordT):
-        return any(_holds_numbered(env, v) for _, v in ty.fields)
-    return bool(env.numbered(ty))
 
 
 def _indexed(env: Env, d: n.Decl, f: n.FieldDecl, ty: T.Ty) -> None:
