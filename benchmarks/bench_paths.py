@@ -51,7 +51,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rulesdsl.compiler import check_path, load_module
+from benchkit import compile_rules
+
 from rulesdsl.runtime import worldgen
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.grid import Grid
@@ -144,12 +145,7 @@ def triples(rows: list[str], seed: int, n: int, most: int) -> list[tuple[int, in
 
 
 def compile_bench(folder: Path, bounded: bool) -> tuple[Any, RulesetSpec]:
-    path = folder / "t.rules"
-    path.write_text(RULES.replace("BOUNDED", BOUNDED if bounded else ""), encoding="utf-8")
-    (folder / "t.report.j2").write_text("{{ game.turn }}\n", encoding="utf-8")
-    checked = check_path(path)
-    assert checked.ok, checked.diagnostics
-    return load_module(path, folder / "cache")
+    return compile_rules(folder, RULES.replace("BOUNDED", BOUNDED if bounded else ""))
 
 
 def fresh(spec: RulesetSpec, rows: list[str]) -> Game:

@@ -44,9 +44,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from benchkit import compile_rules
+
 from rulesdsl.cli import build_parser
 from rulesdsl.cli import main as cli
-from rulesdsl.compiler import check_path, load_module
 from rulesdsl.game.yamlio import dump_text, load_text
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.spec import RulesetSpec
@@ -104,13 +105,7 @@ report { template "t.report.j2" }
 
 
 def compile_bench(folder: Path) -> RulesetSpec:
-    path = folder / "t.rules"
-    path.write_text(RULES, encoding="utf-8")
-    (folder / "t.report.j2").write_text("{{ game.turn }}\n", encoding="utf-8")
-    checked = check_path(path)
-    assert checked.ok, checked.diagnostics
-    _, spec = load_module(path, folder / "cache")
-    return spec
+    return compile_rules(folder, RULES)[1]
 
 
 def fresh(spec: RulesetSpec, units: int) -> Game:
