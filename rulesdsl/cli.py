@@ -1,4 +1,4 @@
-"""Command line -> the compiler and the game folder: check, compile, new, turn."""
+"""Command line -> the compiler and the game folder: check, compile, new, turn, status, rollback, gm."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 import gc
 import io
 import os
+import shutil
 import sys
 import traceback
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 from rulesdsl import __version__
 from rulesdsl.compiler import check_path, compile_path
 from rulesdsl.diagnostics import CompileError, render_json, render_text
+from rulesdsl.game import store
 from rulesdsl.game.folder import GameError, GameFolder, TurnResult, turn_name
 from rulesdsl.game.names import report_base
 
@@ -98,7 +100,14 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_turn(args: argparse.Namespace) -> int:
     folder = GameFolder(Path(args.gamedir))
-    result = folder.process_turn([Path(f) for f in args.orders], force=args.force)
+    orders = [Path(f) for f in args.orders] if args.orders else None
+    result = folder.process_turn(orders, force=args.force, dry_run=args.dry_run)
+    if result.dry_run:
+        try:
+            _print_dry_run(args, result)
+        finally:
+            shutil.rmtree(result.folder.parent, ignore_errors=True)
+        return 0
     # The turn is committed. From here the exit status stays 0 whatever happens to the summary: a GM who
     # saw a failure would run the turn again, and that would make a second turn of the same mail.
     try:
@@ -128,6 +137,48 @@ def _print_turn(args: argparse.Namespace, result: TurnResult) -> None:
         print("The game is over." + (f" Winner: {', '.join(result.winners)}." if result.winners else ""))
     if args.show:
         _show_report(args.show, result.reports)
+
+
+def _print_dry_run(args: argparse.Namespace, result: TurnResult) -> None:
+    """A dry run's reports are printed, every one unless --show names one: they are gone after."""
+    print(f"{args.gamedir}: a dry run of turn {result.turn}; nothing was written to the game folder.")
+    for warning in result.unrouted:
+        print(f"warning: {warning}; these orders would not be processed", file=sys.stderr)
+    if result.game_over:
+        print("The game would be over." + (f" Winner: {', '.join(result.winners)}." if result.winners else ""))
+    if args.show:
+        _show_report(args.show, result.reports)
+        return
+    for name, path in result.reports:
+        print(f"\n=== {name} ===")
+        sys.stdout.write(path.read_text(encoding="utf-8"))
+    if result.news is not None:
+        print("\n=== news ===")
+        sys.stdout.write(result.news.read_text(encoding="utf-8"))
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    sys.stdout.write(store.status_text(store.status(Path(args.gamedir))))
+    return 0
+
+
+def cmd_rollback(args: argparse.Namespace) -> int:
+    turn, names = store.rollback(Path(args.gamedir))
+    print(f"{args.gamedir}: turn {turn} rolled back; its {len(names)} submission(s) are filed again in "
+          f"{store.FILED}/ for `rulesdsl turn {args.gamedir}`.")
+    return 0
+
+
+def cmd_gm(args: argparse.Namespace) -> int:
+    root = Path(args.gamedir)
+    if args.action == "email":
+        done = store.gm_action(root, "email", args.account, email=args.address)
+    elif args.action == "drop":
+        done = store.gm_action(root, "drop", args.account)
+    else:
+        done = store.gm_action(root, "replace", args.account, name=args.name, email=args.email, code=args.code)
+    print(f"{args.gamedir}: {done}; recorded in {store.HISTORY}.")
+    return 0
 
 
 def _show_report(show: str, reports: list[tuple[str, Path]]) -> None:
@@ -190,8 +241,32 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--show", help="print the report of this account (or player name) after the turn")
     t.add_argument("--force", action="store_true",
                    help="process the turn even if its mail holds orders already processed in an earlier turn "
-                        "(or the same orders twice), or if every submission that names a game names another game")
+                        "(or the same orders twice), or if every submission that names a game names another game; "
+                        "with no files named, even if no orders are filed or more positions than game.yaml's "
+                        "no_orders_limit sent none")
+    t.add_argument("--dry-run", action="store_true",
+                   help="run the turn and print its reports, writing nothing to the game folder")
     t.set_defaults(func=cmd_turn)
+    s = sub.add_parser("status", help="the turn, who has sent orders for the next one, who missed turns")
+    s.add_argument("gamedir")
+    s.set_defaults(func=cmd_status)
+    r = sub.add_parser("rollback", help="undo the last turn; its orders are filed again")
+    r.add_argument("gamedir")
+    r.set_defaults(func=cmd_rollback)
+    g = sub.add_parser("gm", help="change a position: e-mail, drop, replace (recorded in history.yaml)")
+    g.add_argument("gamedir")
+    gsub = g.add_subparsers(dest="action", required=True)
+    ge = gsub.add_parser("email", help="change a player's e-mail address")
+    ge.add_argument("account")
+    ge.add_argument("address")
+    gd = gsub.add_parser("drop", help="drop a player: no more orders are taken from the position")
+    gd.add_argument("account")
+    gr = gsub.add_parser("replace", help="give a position to a standby player")
+    gr.add_argument("account")
+    gr.add_argument("--name")
+    gr.add_argument("--email")
+    gr.add_argument("--code", help="a new access code for the new player")
+    g.set_defaults(func=cmd_gm)
     return p
 
 

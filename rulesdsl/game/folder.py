@@ -22,6 +22,8 @@ import hashlib
 import json
 import os
 import re
+import shutil
+import tempfile
 import time
 from dataclasses import dataclass, field
 from importlib import resources
@@ -32,7 +34,7 @@ import yaml
 
 from rulesdsl.compiler import cache_dir, check_path, load_module, load_template
 from rulesdsl.diagnostics import CompileError
-from rulesdsl.game import yamlio
+from rulesdsl.game import store, yamlio
 from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, lock_new_staging, remove_abandoned, write_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.names import order_file, report_base
@@ -178,6 +180,7 @@ class TurnResult:
     game_over: bool = False
     winners: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # about the disk, after the commit
+    dry_run: bool = False  # then `folder` is in a temporary folder, the caller's to remove
 
 
 @dataclass(frozen=True)
@@ -356,18 +359,59 @@ class GameFolder:
         return cls(root)
 
     # ------------------------------------------------------------ a turn
-    def process_turn(self, order_files: list[Path], force: bool = False) -> TurnResult:
-        """Processes the next turn from the mailed files, in the order given, and commits it.
+    def process_turn(self, order_files: list[Path] | None, force: bool = False, dry_run: bool = False) -> TurnResult:
+        """Processes the next turn from the mailed files, in the order given, and commits it. With
+        `order_files` None, from the orders filed in GAMEDIR/filed (see store.py), which the committed turn
+        then keeps in its orders/ and takes out of filed/.
 
         Unless `force`, refused before anything is written: mail holding a file whose bytes were already
         processed in an earlier turn (or twice in this mail), since the same mail given twice would make a
-        second turn; and mail whose headers name only other games (at least one), since it is most likely
-        another game's mail."""
+        second turn; mail whose headers name only other games (at least one), since it is most likely
+        another game's mail; and, for filed orders, no orders filed at all (the turn already run from
+        them) or more active positions without orders than game.yaml's `no_orders_limit` allows.
+
+        With `dry_run`, the turn is written to a new temporary folder (TurnResult.folder; the caller removes
+        its parent) and nothing in the game folder changes."""
         self.latest_turn()  # not a game folder: say so before making a lock file in it
         with GameLock(self.root / LOCK_NAME):
             # Under the lock, any staging folder is one a killed turn left (with access codes in it).
             remove_abandoned(self.turns_dir, ".turn-", locked=True)
-            return self._process_turn(order_files, force)
+            store.finish_rollbacks(self.root)
+            if order_files is None:
+                return self._process_turn(self._filed_orders(force, dry_run), force, True, dry_run)
+            return self._process_turn(order_files, force, False, dry_run)
+
+    def _filed_orders(self, force: bool, dry_run: bool) -> list[Path]:
+        files = store.filed_files(self.root)
+        latest = self.latest_turn()
+        record = self.turns_dir / turn_name(latest) / RECEIVED
+        if files and record.is_file():
+            # A turn killed after its commit, before it took its orders out of filed/: they are that turn's.
+            done = set(record.read_text(encoding="utf-8").splitlines())
+            stale = [f for f in files if any(line.startswith(f"{store.sha256(f.read_bytes())}  orders/")
+                                             and store._received_name(line.split("/", 1)[1]) == f.name
+                                             for line in done)]
+            if stale and not dry_run:
+                for f in stale:
+                    f.unlink()
+            files = [f for f in files if f not in stale]
+        if not files and not force:
+            raise GameError(f"{self.root}: no orders are filed for turn {latest + 1} (in {store.FILED}/); nothing "
+                            f"was done. Was turn {latest} just run from them? To run a turn with no orders at "
+                            "all, use --force")
+        return files
+
+    def _take_out_filed(self, files: list[Path]) -> list[str]:
+        warnings = []
+        for f in files:
+            try:
+                f.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError as e:
+                warnings.append(f"{f}: processed, but cannot be taken out of {store.FILED}/: {e.strerror or e}; "
+                                "the next turn leaves it out")
+        return warnings
 
     def received(self) -> dict[str, tuple[int, str]]:
         """sha256 of each submission processed -> (the turn, its file in that turn folder); the first."""
@@ -394,7 +438,7 @@ class GameFolder:
             mail.append(_Mail(f, data, hashlib.sha256(data).hexdigest()))
         return mail
 
-    def _process_turn(self, order_files: list[Path], force: bool) -> TurnResult:
+    def _process_turn(self, order_files: list[Path], force: bool, filed: bool, dry_run: bool) -> TurnResult:
         laps = _Laps(self.timings)
         mail = self._read_mail(order_files)
         if not force and mail:
@@ -427,6 +471,8 @@ class GameFolder:
             raise GameError("the turn was not processed, and the game is as it was: after it, "
                             + "; ".join(str(f) for f in faults))
         laps.mark("engine")
+        if filed and not force:
+            self._gate(game)
         named = [(m.path, g) for m, g in zip(mail, game.games_named, strict=True) if g is not None]
         if not force and named and not any(this for _, (_, this) in named):
             # Every header that names a game names another one: most likely that game's mail, given here.
@@ -441,10 +487,12 @@ class GameFolder:
                             "nothing was done. Is this another game's mail? To process it all the same, use --force")
         turn = game.turn
         final = self.turns_dir / turn_name(turn)
+        if dry_run:
+            final = Path(tempfile.mkdtemp(prefix="rulesdsl-dry-run-")) / turn_name(turn)
         if final.exists():
             raise GameError(f"{final}: already exists; the game folder is inconsistent")
         result = TurnResult(final, turn, unrouted=list(game.unrouted), game_over=game.game_over,
-                            winners=list(game.winners))
+                            winners=list(game.winners), dry_run=dry_run)
         staging = Staging(final, f".{turn_name(turn)}-")
         try:
             staging.mkdir("orders")
@@ -454,6 +502,8 @@ class GameFolder:
                 staging.write(f"orders/{name}", m.data)
                 record.append(f"{m.sha256}  orders/{name}\n")
             staging.write(RECEIVED, "".join(record).encode("ascii"))
+            sent = [p.account for p in game.all_players if game.turns[p._key].submitted]
+            staging.write(store.SUBMITTED, "".join(f"{a}\n" for a in sent).encode("utf-8"))
             laps.mark("mail")
             players = [p for p in game.all_players if p.active or game.turns[p._key].was_active]
             result.reports = write_reports(game, players, staging, "reports",
@@ -473,8 +523,25 @@ class GameFolder:
             laps.mark("commit")
         except BaseException:
             staging.discard()
+            if dry_run:
+                shutil.rmtree(final.parent, ignore_errors=True)
             raise
+        if filed and not dry_run:
+            result.warnings += self._take_out_filed(order_files)
         return result
+
+    def _gate(self, game: Game) -> None:
+        """The no-moves-received gate: more active positions silent than the GM allows is most likely mail
+        not yet filed (an intake not run), not players who all chose to sit the turn out."""
+        active = [p for p in game.all_players if game.turns[p._key].was_active]
+        silent = [p for p in active if not game.turns[p._key].submitted]
+        limit = store.no_orders_limit(self.root)
+        if active and len(silent) * 100 > limit * len(active):
+            more = f" and {len(silent) - 10} more" if len(silent) > 10 else ""
+            names = ", ".join(p.account for p in silent[:10]) + more
+            raise GameError(f"{len(silent)} of {len(active)} active positions sent no orders ({names}), more than "
+                            f"game.yaml's no_orders_limit of {limit}%; nothing was done. Is the mail all filed? "
+                            "To run the turn all the same, use --force")
 
 
 def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folder: str,

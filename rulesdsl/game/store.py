@@ -1,0 +1,327 @@
+"""A game folder -> what a GM runs a game with: the filed orders of the coming turn, its status, the
+rollback of the last turn, GM actions on the players, and the game's history of them.
+
+Layout this module adds to GAMEDIR (see folder.py for the rest):
+    filed/            the orders of the coming turn, one submission per file, processed in name order by
+                      `rulesdsl turn GAMEDIR` (no files named); intake files mail here, rollback puts a
+                      turn's orders back here
+    history.yaml      append-only: one YAML list item per GM action (rollback, email, drop, replace)
+    game.yaml         `no_orders_limit: N` (percent, default 50): the share of active positions that may
+                      send nothing before a turn from filed orders is refused without --force
+    turns/turn-NNN/submitted.txt   the accounts whose orders were taken in that turn, one a line
+
+Every change here is made under the game's lock, as a turn is, and is one rename (or one appended write):
+a killed command leaves the game as it was before it, or as after it, never half of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rulesdsl.game import yamlio
+from rulesdsl.game.disk import LOCK_NAME, GameLock, fsync_dir, write_file
+from rulesdsl.game.errors import GameError
+from rulesdsl.runtime.mail import by_account
+
+FILED = "filed"
+HISTORY = "history.yaml"
+SUBMITTED = "submitted.txt"
+ROLLING = ".rollback-"
+DEFAULT_NO_ORDERS_LIMIT = 50
+
+
+def filed_dir(root: Path) -> Path:
+    return root / FILED
+
+
+def filed_files(root: Path) -> list[Path]:
+    """The filed submissions of the coming turn, in name order (the order they are processed in). Hidden
+    files are an intake's work in progress, never orders."""
+    try:
+        entries = list(os.scandir(filed_dir(root)))
+    except FileNotFoundError:
+        return []
+    except OSError as e:
+        raise GameError(f"{filed_dir(root)}: cannot read: {e.strerror or e}") from None
+    return sorted(Path(e.path) for e in entries if not e.name.startswith(".") and e.is_file(follow_symlinks=False))
+
+
+def filed_accounts(root: Path, game: Any) -> set[str]:
+    """Accounts (as the game spells them) with a filed submission whose header the turn would take: the
+    account known, the access code matching, the game this one. The one place that says who has sent
+    orders for the coming turn; intake files into filed/ and nothing else needs changing here."""
+    accounts = by_account(game.all_players)
+    number, game_id = str(game.meta.get("number", "")), str(game.meta.get("id", ""))
+    sent: set[str] = set()
+    for path in filed_files(root):
+        try:
+            text = path.read_bytes().decode("utf-8", errors="replace")
+        except OSError as e:
+            raise GameError(f"{path}: cannot read the orders: {e.strerror or e}") from None
+        mail = game.mail.read(path.name, text, accounts, number, game_id)
+        if mail.player is not None and mail.notice is None:
+            sent.add(mail.player.account)
+    return sent
+
+
+def no_orders_limit(root: Path) -> int:
+    """The GM's setting in game.yaml: the percent of active positions that may send nothing."""
+    from rulesdsl.game.folder import read_yaml
+
+    meta = read_yaml(root / "game.yaml", "game.yaml")
+    value = meta.get("no_orders_limit", DEFAULT_NO_ORDERS_LIMIT) if isinstance(meta, dict) else DEFAULT_NO_ORDERS_LIMIT
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100:
+        raise GameError(f"game.yaml: $.no_orders_limit: {value!r} is not a percent, a whole number 0 to 100")
+    return value
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# ------------------------------------------------------------ history
+
+def append_history(root: Path, entry: dict[str, Any]) -> None:
+    """Adds one entry to history.yaml by one appended, synced write: a crash leaves the entry whole or
+    absent (a torn last entry is dropped when read). No clock is read: the entry names the turn it
+    followed, so the same actions give the same file."""
+    text = yamlio.dump_text([entry])
+    path = root / HISTORY
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
+        try:
+            os.write(fd, text.encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        raise GameError(f"{path}: cannot write: {e.strerror or e}") from None
+
+
+def read_history(root: Path) -> list[dict[str, Any]]:
+    try:
+        text = (root / HISTORY).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as e:
+        raise GameError(f"{HISTORY}: cannot read: {e}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        # A crash mid-append: keep every whole entry before the torn one.
+        data = yaml.safe_load(text[: text.rstrip("\n").rfind("\n- ") + 1] or "[]")
+    return [e for e in data or [] if isinstance(e, dict)]
+
+
+# ------------------------------------------------------------ recovery
+
+def finish_rollbacks(root: Path) -> None:
+    """Under the lock: a rollback killed after its turn folder was renamed away, its orders not yet all
+    filed back, is finished now, so no order of the undone turn is lost."""
+    turns = root / "turns"
+    try:
+        entries = sorted(e.name for e in os.scandir(turns) if e.name.startswith(ROLLING))
+    except OSError:
+        return
+    for name in entries:
+        _file_back(root, turns / name)
+        shutil.rmtree(turns / name, ignore_errors=True)
+        fsync_dir(turns)
+
+
+def _received_name(stored: str) -> str:
+    """The name a submission had when received: its stored `NN-name` without the number."""
+    number, _, rest = stored.partition("-")
+    return rest if number.isdigit() and rest else stored
+
+
+def _file_back(root: Path, undone: Path) -> list[str]:
+    """Files the orders of an undone turn folder back into filed/ under their received names; a file
+    already there with the same bytes counts as filed. Returns the names filed."""
+    filed = filed_dir(root)
+    filed.mkdir(exist_ok=True)
+    names = []
+    orders = undone / "orders"
+    for src in sorted(orders.iterdir()) if orders.is_dir() else []:
+        name = _received_name(src.name)
+        data = src.read_bytes()
+        dest = filed / name
+        if dest.exists():
+            if dest.read_bytes() != data:
+                raise GameError(f"{dest}: already filed with other orders; move it aside, then roll back again")
+        else:
+            tmp = filed / f".{name}.tmp"
+            tmp.unlink(missing_ok=True)
+            write_file(tmp, data)
+            os.replace(tmp, dest)
+        names.append(name)
+    fsync_dir(filed)
+    return names
+
+
+# ------------------------------------------------------------ status
+
+@dataclass
+class Position:
+    account: str
+    name: str
+    active: bool
+    sent: bool  # a filed submission for the coming turn
+    missed: int  # turns in a row, up to the last one played, whose orders did not come
+
+
+@dataclass
+class Status:
+    title: str
+    game_id: str
+    turn: int
+    game_over: bool
+    winners: list[str]
+    positions: list[Position] = field(default_factory=list)
+    filed: int = 0
+
+
+def status(root: Path) -> Status:
+    from rulesdsl.game.folder import GameFolder, turn_name
+
+    folder = GameFolder(root)
+    with GameLock(root / LOCK_NAME, "a turn or another command is running on this game"):
+        finish_rollbacks(root)
+        game = folder.load_game()
+        sent = filed_accounts(root, game)
+        record = []
+        for turn in reversed(folder.turn_numbers()):
+            path = folder.turns_dir / turn_name(turn) / SUBMITTED
+            if not path.is_file():
+                break  # the starting turn, or a turn from before this record was kept
+            record.append(set(path.read_text(encoding="utf-8").split()))
+        result = Status(game.spec.title, str(game.meta.get("id", "")), game.turn, game.game_over,
+                        list(game.winners), filed=len(filed_files(root)))
+        for p in game.all_players:
+            missed = 0
+            for accounts in record:
+                if p.account in accounts:
+                    break
+                missed += 1
+            result.positions.append(Position(p.account, p.name, p.active, p.account in sent, missed))
+    return result
+
+
+def status_text(s: Status) -> str:
+    lines = [f"{s.title} {s.game_id}: turn {s.turn} played; "
+             + ("the game is over." + (f" Winner: {', '.join(s.winners)}." if s.winners else "")
+                if s.game_over else f"{s.filed} submission(s) filed for turn {s.turn + 1}.")]
+    width = max((len(p.account) for p in s.positions), default=0)
+    for p in s.positions:
+        if not p.active:
+            what = "dropped"
+        else:
+            what = "orders in" if p.sent else "no orders yet"
+        missed = f"; missed {p.missed} turn(s) in a row" if p.missed else ""
+        lines.append(f"  {p.account:<{width}}  {p.name}: {what}{missed}")
+    active = [p for p in s.positions if p.active]
+    if not s.game_over:
+        lines.append(f"{sum(p.sent for p in active)} of {len(active)} active position(s) have sent orders.")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------ rollback
+
+def rollback(root: Path) -> tuple[int, list[str]]:
+    """Undoes the newest turn: its folder goes by one rename, then its orders are filed back for the turn to
+    be run again. Returns (the turn undone, the names filed back)."""
+    from rulesdsl.game.folder import GameFolder, turn_name
+
+    folder = GameFolder(root)
+    folder.latest_turn()
+    with GameLock(root / LOCK_NAME, "a turn or another command is running on this game"):
+        finish_rollbacks(root)
+        turns = folder.turn_numbers()
+        if len(turns) < 2:
+            raise GameError(f"{root}: turn {turns[-1]} is the game's start; there is no turn to roll back")
+        last = turns[-1]
+        final = folder.turns_dir / turn_name(last)
+        for name in (final / "orders").iterdir() if (final / "orders").is_dir() else []:
+            dest = filed_dir(root) / _received_name(name.name)
+            if dest.exists() and dest.read_bytes() != name.read_bytes():
+                raise GameError(f"{dest}: orders filed for the coming turn have the name of orders of turn "
+                                f"{last}; move it aside, then roll back again. Nothing was done")
+        away = folder.turns_dir / f"{ROLLING}{turn_name(last)}"
+        try:
+            os.rename(final, away)
+        except OSError as e:
+            raise GameError(f"{final}: cannot roll back: {e.strerror or e}") from None
+        fsync_dir(folder.turns_dir)
+        names = _file_back(root, away)
+        append_history(root, {"action": "rollback", "turn": last, "filed": names})
+        shutil.rmtree(away, ignore_errors=True)
+        fsync_dir(folder.turns_dir)
+    return last, names
+
+
+# ------------------------------------------------------------ GM actions on players
+
+def gm_action(root: Path, action: str, account: str, *, email: str | None = None, name: str | None = None,
+              code: str | None = None) -> str:
+    """Changes a position in the newest state (email, drop, replace) by one rename, records it in the
+    history, and returns what was done in words."""
+    from rulesdsl.game.folder import GameFolder, _schema, read_yaml, turn_name, validate, yaml_bytes
+
+    folder = GameFolder(root)
+    folder.latest_turn()
+    with GameLock(root / LOCK_NAME, "a turn or another command is running on this game"):
+        finish_rollbacks(root)
+        turn = folder.latest_turn()
+        path = folder.turns_dir / turn_name(turn) / "state.yaml"
+        data = read_yaml(path, f"turns/{turn_name(turn)}/state.yaml")
+        players = data.get("players", []) if isinstance(data, dict) else []
+        matches = [p for p in players if str(p.get("account", "")).upper() == account.upper()]
+        if not matches:
+            raise GameError(f"no player has account {account!r}; `rulesdsl status` lists them")
+        p = matches[0]
+        entry: dict[str, Any] = {"action": action, "turn": turn, "account": p["account"]}
+        if action == "email":
+            entry.update({"was": p.get("email", ""), "now": email})
+            p["email"] = email
+            done = f"{p['account']} ({p['name']}): e-mail now {email}"
+        elif action == "drop":
+            if not p.get("active", True):
+                raise GameError(f"{p['account']} ({p['name']}) has already left the game")
+            p["active"] = False
+            done = f"{p['account']} ({p['name']}) dropped: no more orders are taken from it"
+        elif action == "replace":
+            now_email = email if email is not None else p.get("email", "")
+            entry.update({"was": {"name": p["name"], "email": p.get("email", "")},
+                          "now": {"name": name or p["name"], "email": now_email}})
+            p["name"] = name or p["name"]
+            if email is not None:
+                p["email"] = email
+            if code is not None:
+                p["code"] = code
+                entry["code"] = "changed"  # never the code itself: the history is the GM's, not a secret
+            p["active"] = True
+            done = f"{p['account']} now played by {p['name']}"
+        else:
+            raise GameError(f"no GM action {action!r}")
+        tmp = path.with_name(".state.yaml.tmp")
+        tmp.unlink(missing_ok=True)
+        write_file(tmp, yaml_bytes(data))
+        try:
+            # The changed state must fit the state's schema (an e-mail with a line break does not) before
+            # it replaces the old one.
+            validate(read_yaml(tmp, "the changed state"), _schema("state.schema.json"),
+                     f"turns/{turn_name(turn)}/state.yaml")
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        fsync_dir(path.parent)
+        append_history(root, entry)
+    return done
