@@ -1,0 +1,292 @@
+"""The game store: turns from filed orders, status, rollback and rerun byte for byte, the guard against a
+double turn, the no-orders gate, --dry-run, GM actions and their history, the lock, and killed runs."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rulesdsl.cli import main
+from rulesdsl.game import store
+from rulesdsl.game.disk import GameLock, Staging
+from rulesdsl.game.folder import GameError, GameFolder
+from tests.unit.rulestools import COVERT, ROOT
+
+DAY1 = sorted((ROOT / "examples" / "covert" / "day1").glob("*.txt"))
+SCENARIO = ROOT / "examples" / "covert" / "scenario.yaml"
+
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("store")
+    GameFolder.create(COVERT, base / "game", SCENARIO, None)
+    return base / "game"
+
+
+def _game(started: Path, tmp_path: Path, files: list[Path] = DAY1) -> Path:
+    game = tmp_path / "game"
+    shutil.copytree(started, game)
+    (game / "filed").mkdir()
+    for f in files:
+        shutil.copy(f, game / "filed" / f.name)
+    return game
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _turns(game: Path) -> list[str]:
+    return sorted(p.name for p in (game / "turns").iterdir())
+
+
+def test_a_turn_from_filed_orders_keeps_them_and_empties_filed(started: Path, tmp_path: Path) -> None:
+    game = _game(started, tmp_path)
+    result = GameFolder(game).process_turn(None)
+    assert result.turn == 1
+    assert store.filed_files(game) == []
+    kept = sorted(p.name for p in (game / "turns" / "turn-001" / "orders").iterdir())
+    assert kept == [f"{i:02d}-{f.name}" for i, f in enumerate(DAY1, 1)]
+    # Quantum's header is wrong in the example mail: it sent nothing the turn took, and still gets a report.
+    assert (game / "turns" / "turn-001" / "submitted.txt").read_text().split() == \
+        ["20408", "1001", "4321", "9999", "13579"]
+    assert any(name == "Quantum Group" for name, _ in result.reports)
+
+
+def test_the_same_turn_is_not_run_twice_from_filed_orders(started: Path, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    game = _game(started, tmp_path)
+    assert main(["turn", str(game)]) == 0
+    capsys.readouterr()
+    assert main(["turn", str(game)]) == 2
+    assert "no orders are filed for turn 2" in capsys.readouterr().err
+    assert _turns(game) == ["turn-000", "turn-001"]
+
+
+def test_the_no_orders_gate_refuses_unless_forced(started: Path, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    game = _game(started, tmp_path, DAY1[:2])  # hydra and illuminati: 4 of 6 silent
+    assert main(["turn", str(game)]) == 2
+    err = capsys.readouterr().err
+    assert "4 of 6 active positions sent no orders (20408, 4321, 9999, 2468)" in err
+    assert "no_orders_limit of 50%" in err
+    assert _turns(game) == ["turn-000"]
+    meta = yaml.safe_load((game / "game.yaml").read_text())
+    (game / "game.yaml").write_text(yaml.safe_dump({**meta, "no_orders_limit": 70}))
+    assert main(["turn", str(game)]) == 0
+    assert _turns(game) == ["turn-000", "turn-001"]
+
+
+def test_the_gate_is_passed_with_force(started: Path, tmp_path: Path) -> None:
+    game = _game(started, tmp_path, DAY1[:1])
+    assert main(["turn", str(game), "--force"]) == 0
+    assert _turns(game) == ["turn-000", "turn-001"]
+
+
+def test_a_bad_no_orders_limit_is_named(started: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _game(started, tmp_path)
+    (game / "game.yaml").write_text("rules: rules/covert.rules\nno_orders_limit: 150\n")
+    assert main(["turn", str(game)]) == 2
+    assert "game.yaml: $.no_orders_limit: 150 is not a percent" in capsys.readouterr().err
+
+
+def test_dry_run_writes_nothing_and_shows_the_reports(started: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    game = _game(started, tmp_path)
+    before = _tree(game)
+    assert main(["turn", str(game), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "a dry run of turn 1; nothing was written" in out
+    assert "=== Quantum Group ===" in out and "=== news ===" in out
+    assert _tree(game) == before
+    # What the dry run showed is what the turn writes.
+    GameFolder(game).process_turn(None)
+    report = (game / "turns" / "turn-001" / "reports" / "20408-spectre.txt").read_text(encoding="utf-8")
+    assert report in out
+
+
+def test_status_lists_orders_in_and_missed_turns(started: Path, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    game = _game(started, tmp_path)
+    GameFolder(game).process_turn(None)
+    hydra = next(f for f in DAY1 if f.name == "hydra.txt")
+    text = hydra.read_text().replace("DAY 1", "DAY 2")
+    (game / "filed" / "hydra.txt").write_text(text)
+    assert main(["status", str(game)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "Covert Operations CO-175: turn 1 played; 1 submission(s) filed for turn 2."
+    assert "  13579  Hydra Trading Company: orders in\n" in out
+    assert "  2468   Quantum Group: no orders yet; missed 1 turn(s) in a row\n" in out
+    assert "  20408  Spectre: no orders yet\n" in out
+    assert "1 of 6 active position(s) have sent orders." in out
+
+
+def test_rollback_then_rerun_is_byte_identical(started: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    game = _game(started, tmp_path)
+    assert main(["turn", str(game)]) == 0
+    after = _tree(game / "turns")
+    assert main(["rollback", str(game)]) == 0
+    assert "turn 1 rolled back; its 6 submission(s) are filed again" in capsys.readouterr().out
+    assert _turns(game) == ["turn-000"]
+    assert sorted(f.name for f in store.filed_files(game)) == [f.name for f in DAY1]
+    assert all((game / "filed" / f.name).read_bytes() == f.read_bytes() for f in DAY1)
+    assert main(["turn", str(game)]) == 0
+    assert _tree(game / "turns") == after
+    assert store.read_history(game) == [{"action": "rollback", "turn": 1, "filed": [f.name for f in DAY1]}]
+
+
+def test_rollback_is_refused_at_the_start(started: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _game(started, tmp_path)
+    assert main(["rollback", str(game)]) == 2
+    assert "turn 0 is the game's start; there is no turn to roll back" in capsys.readouterr().err
+
+
+def test_rollback_keeps_other_orders_filed_meanwhile(started: Path, tmp_path: Path) -> None:
+    game = _game(started, tmp_path)
+    GameFolder(game).process_turn(None)
+    (game / "filed" / "late.txt").write_text("late mail\n")
+    store.rollback(game)
+    assert sorted(f.name for f in store.filed_files(game)) == sorted([f.name for f in DAY1] + ["late.txt"])
+
+
+def test_rollback_refuses_to_write_over_other_orders(started: Path, tmp_path: Path) -> None:
+    game = _game(started, tmp_path)
+    GameFolder(game).process_turn(None)
+    (game / "filed" / "hydra.txt").write_text("new orders of hydra\n")
+    with pytest.raises(GameError, match=r"filed/hydra\.txt: orders filed for the coming turn have the name"):
+        store.rollback(game)
+    assert _turns(game) == ["turn-000", "turn-001"]
+
+
+def test_a_rollback_killed_after_its_rename_is_finished_by_the_next_command(
+        started: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _game(started, tmp_path)
+    GameFolder(game).process_turn(None)
+    after = _tree(game / "turns")
+
+    def killed(root: Path, undone: Path) -> list[str]:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(store, "_file_back", killed)
+        with pytest.raises(KeyboardInterrupt):
+            store.rollback(game)
+    assert store.filed_files(game) == []
+    assert store.status(game).turn == 0  # finished the rollback first
+    assert sorted(f.name for f in store.filed_files(game)) == [f.name for f in DAY1]
+    GameFolder(game).process_turn(None)
+    assert _tree(game / "turns") == after
+
+
+def test_status_and_rollback_are_refused_while_a_turn_holds_the_lock(started: Path, tmp_path: Path) -> None:
+    game = _game(started, tmp_path)
+    GameFolder(game).process_turn(None)
+    with GameLock(game / "rulesdsl.lock"):
+        for run in (store.status, store.rollback):
+            with pytest.raises(GameError, match="holds this lock; nothing was done"):
+                run(game)
+        with pytest.raises(GameError, match="holds this lock"):
+            store.gm_action(game, "drop", "1001")
+        with pytest.raises(GameError, match="holds this lock"):
+            GameFolder(game).process_turn(None)
+    assert _turns(game) == ["turn-000", "turn-001"]
+
+
+def test_two_turns_started_together_make_one_turn(started: Path, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _game(started, tmp_path)
+    inside = threading.Event()
+    go_on = threading.Event()
+    real = Staging.commit
+
+    def slow(self: Staging) -> list[str]:
+        inside.set()
+        go_on.wait(30)
+        return real(self)
+
+    monkeypatch.setattr(Staging, "commit", slow)
+    errors: list[BaseException] = []
+    first = threading.Thread(target=lambda: GameFolder(game).process_turn(None))
+    first.start()
+    assert inside.wait(30)
+    try:
+        GameFolder(game).process_turn(None)
+    except GameError as e:
+        errors.append(e)
+    go_on.set()
+    first.join(30)
+    assert len(errors) == 1 and "holds this lock" in str(errors[0])
+    assert _turns(game) == ["turn-000", "turn-001"]
+    assert store.filed_files(game) == []
+
+
+def test_a_turn_killed_after_staging_loses_nothing(started: Path, tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = _game(started, tmp_path / "a")
+    GameFolder(whole).process_turn(None)
+    game = _game(started, tmp_path / "b")
+
+    def killed(self: Staging) -> list[str]:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(Staging, "commit", killed)
+        with pytest.raises(KeyboardInterrupt):
+            GameFolder(game).process_turn(None)
+    assert _turns(game) == ["turn-000"]
+    assert sorted(f.name for f in store.filed_files(game)) == [f.name for f in DAY1]
+    GameFolder(game).process_turn(None)
+    assert _tree(game / "turns") == _tree(whole / "turns")
+
+
+def test_a_turn_killed_after_its_commit_is_not_doubled(started: Path, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    game = _game(started, tmp_path)
+    with monkeypatch.context() as m:
+        m.setattr(GameFolder, "_take_out_filed", lambda self, files: [])  # killed before filed/ was emptied
+        GameFolder(game).process_turn(None)
+    assert len(store.filed_files(game)) == len(DAY1)
+    with pytest.raises(GameError, match="no orders are filed for turn 2"):
+        GameFolder(game).process_turn(None)
+    assert store.filed_files(game) == []
+    assert _turns(game) == ["turn-000", "turn-001"]
+
+
+def test_gm_actions_change_the_position_and_are_recorded(started: Path, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    game = _game(started, tmp_path)
+    assert main(["gm", str(game), "email", "1001", "new@example.org"]) == 0
+    assert main(["gm", str(game), "drop", "9999"]) == 0
+    assert main(["gm", str(game), "replace", "4321", "--name", "Kraken Ltd", "--email", "k@example.org",
+                 "--code", "NEW42"]) == 0
+    out = capsys.readouterr().out
+    assert "4321 now played by Kraken Ltd; recorded in history.yaml" in out
+    players = {p.account: p for p in GameFolder(game).load_game().all_players}
+    assert players["1001"].email == "new@example.org"
+    assert not players["9999"].active
+    assert (players["4321"].name, players["4321"].code) == ("Kraken Ltd", "NEW42")
+    history = store.read_history(game)
+    assert [h["action"] for h in history] == ["email", "drop", "replace"]
+    assert history[2]["code"] == "changed" and "NEW42" not in (game / "history.yaml").read_text()
+    # The dropped player's mail is no longer taken, nor is it reported to; the old code of the replaced
+    # position is refused.
+    GameFolder(game).process_turn(None, force=True)
+    assert not (game / "turns" / "turn-001" / "reports" / "9999-thrush.txt").exists()
+    sent = (game / "turns" / "turn-001" / "submitted.txt").read_text().split()
+    assert "9999" not in sent and "4321" not in sent and "1001" in sent
+    assert main(["status", str(game)]) == 0
+    assert "  9999   Thrush: dropped" in capsys.readouterr().out
+
+
+def test_gm_action_on_an_unknown_account_is_refused(started: Path, tmp_path: Path) -> None:
+    game = _game(started, tmp_path)
+    with pytest.raises(GameError, match="no player has account 'NOBODY'"):
+        store.gm_action(game, "drop", "NOBODY")
+    with pytest.raises(GameError, match=r"\$.players\[1\].email"):
+        store.gm_action(game, "email", "1001", email="a\nb")
+    assert not (game / "history.yaml").exists()
