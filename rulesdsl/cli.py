@@ -175,6 +175,9 @@ def cmd_gm(args: argparse.Namespace) -> int:
         done = store.gm_action(root, "email", args.account, email=args.address)
     elif args.action == "drop":
         done = store.gm_action(root, "drop", args.account)
+    elif args.action == "order":
+        path = store.gm_order(root, args.account, args.lines)
+        done = f"{len(args.lines)} line(s) for {args.account} filed in {path}, carried out at the next turn"
     else:
         done = store.gm_action(root, "replace", args.account, name=args.name, email=args.email, code=args.code)
     print(f"{args.gamedir}: {done}; recorded in {store.HISTORY}.")
@@ -266,6 +269,9 @@ def build_parser() -> argparse.ArgumentParser:
     gr.add_argument("--name")
     gr.add_argument("--email")
     gr.add_argument("--code", help="a new access code for the new player")
+    go = gsub.add_parser("order", help="the ruleset's GM orders (and any order) for a position, at the next turn")
+    go.add_argument("account")
+    go.add_argument("lines", nargs="+", metavar="LINE")
     g.set_defaults(func=cmd_gm)
     return p
 

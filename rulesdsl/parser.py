@@ -442,6 +442,10 @@ class _Builder(Transformer[Any, Any]):
         return self._order(meta, "personal", name, pattern, items)
 
     @v_args(meta=True, inline=True)
+    def gm_order_decl(self, meta: Any, name: Token, pattern: Token, *items: Any) -> n.OrderDecl:
+        return self._order(meta, "gm", name, pattern, items)
+
+    @v_args(meta=True, inline=True)
     def stop_order_decl(self, meta: Any, name: Token, pattern: Token) -> n.OrderDecl:
         return self._order(meta, "stop", name, pattern, ())
 

@@ -286,13 +286,16 @@ def orders(c: Checking) -> None:
         requires = tuple(ir.Check(checker.cond(r.cond, scope, ctx), checker.text(r.message, scope, ctx),
                                   r.span.line, span=r.span) for r in d.requires)
         once, once_as = [], []
-        if d.kind == "personal" and d.once_per:
-            env.diags.error(d.once_per[0][1], "E0410", "a personal order has no limits: it does not count")
-        if d.kind == "personal" and d.counts_as:
-            env.diags.error(d.counts_as[0][1], "E0410", "a personal order has no limits: it counts in no group",
+        # A GM order is carried out as it is read, as a personal order is: the same limits hold for both.
+        at_once = d.kind in ("personal", "gm")
+        what = "a GM order" if d.kind == "gm" else "a personal order"
+        if at_once and d.once_per:
+            env.diags.error(d.once_per[0][1], "E0410", f"{what} has no limits: it does not count")
+        if at_once and d.counts_as:
+            env.diags.error(d.counts_as[0][1], "E0410", f"{what} has no limits: it counts in no group",
                             help="only game orders count against the limits of the `orders` block")
-        if d.kind == "personal" and d.ends_turn is not None:
-            env.diags.error(d.ends_turn.span, "E0410", "a personal order cannot end the turn's orders: it is "
+        if at_once and d.ends_turn is not None:
+            env.diags.error(d.ends_turn.span, "E0410", f"{what} cannot end the turn's orders: it is "
                             "carried out as it is read", help="make it a game order to end the turn with it")
         counts: list[str] = []
         for gname, gspan in d.counts_as if d.kind == "game" else ():
@@ -322,8 +325,8 @@ def orders(c: Checking) -> None:
         standing_per, until = None, None
         if d.standing is not None:
             if d.kind != "game":
-                env.diags.error(d.standing.span, "E0425", "a personal order cannot be standing: it is carried out "
-                                "once, as it is read", help="make it a game order (drop `personal`) and run it in "
+                env.diags.error(d.standing.span, "E0425", f"{what} cannot be standing: it is carried out "
+                                "once, as it is read", help=f"make it a game order (drop `{d.kind}`) and run it in "
                                 "a phase; a standing order runs there again every turn")
             if d.standing.per is not None:
                 pname, pspan = d.standing.per
@@ -347,10 +350,10 @@ def orders(c: Checking) -> None:
                                 help=f"add `pay from {purses[0]}` to the `orders {{ ... }}` block" if purses else
                                 "give players a money field, like `cash: money = 10` in `player { ... }`, and "
                                 "add `pay from cash` to the `orders { ... }` block")
-            if d.kind == "personal":
-                env.diags.error(d.cost.span, "E0412", "a personal order costs nothing",
-                                help="personal orders are carried out as they are read, free; to charge for it, "
-                                "make it a game order (drop `personal`) and run it in a phase")
+            if at_once:
+                env.diags.error(d.cost.span, "E0412", f"{what} costs nothing",
+                                help=f"{d.kind} orders are carried out as they are read, free; to charge for it, "
+                                f"make it a game order (drop `{d.kind}`) and run it in a phase")
         effect: tuple[ir.Stmt, ...] = ()
         if d.effect is not None:
             ectx = Context("order", me=True, order=name, allow_fail=True)

@@ -10,7 +10,9 @@ Layout of GAMEDIR:
     turns/turn-NNN/           one folder per processed turn (NNN: three digits or more): orders/ (the
                               submissions byte for byte as received, as NN-name), received.sha256 (the
                               sha256 of each), reports/ (ACCOUNT-name.txt per player, and its data as
-                              .json), news.txt, state.yaml (the whole state after the turn)
+                              .json), news.txt, state.yaml (the whole state after the turn), and
+                              submitted.txt (whose orders were taken)
+    filed/, history.yaml      the coming turn's orders and the GM's actions: see store.py
 The newest turn folder is the current state, so a turn is committed by one rename: it happens whole
 or not at all.
 """
@@ -378,7 +380,8 @@ class GameFolder:
             remove_abandoned(self.turns_dir, ".turn-", locked=True)
             store.finish_rollbacks(self.root)
             if order_files is None:
-                return self._process_turn(self._filed_orders(force, dry_run), force, True, dry_run)
+                gm = store.gm_files(self.root)
+                return self._process_turn(self._filed_orders(force or bool(gm), dry_run), force, True, dry_run, gm)
             return self._process_turn(order_files, force, False, dry_run)
 
     def _filed_orders(self, force: bool, dry_run: bool) -> list[Path]:
@@ -438,9 +441,13 @@ class GameFolder:
             mail.append(_Mail(f, data, hashlib.sha256(data).hexdigest()))
         return mail
 
-    def _process_turn(self, order_files: list[Path], force: bool, filed: bool, dry_run: bool) -> TurnResult:
+    def _process_turn(self, order_files: list[Path], force: bool, filed: bool, dry_run: bool,
+                      gm_files: list[Path] | None = None) -> TurnResult:
         laps = _Laps(self.timings)
         mail = self._read_mail(order_files)
+        # The GM's submissions (store.gm_files) are read first, so a GM order is carried out before the
+        # players' orders; the same GM order given two turns running is no repeated mail.
+        gm_mail = self._read_mail(gm_files or [])
         if not force and mail:
             seen = self.received()
             given: dict[str, Path] = {}
@@ -461,7 +468,9 @@ class GameFolder:
             raise GameError(f"{self.root}: the game is over (turn {game.turn}); no more turns")
         # The engine reads lines itself (a BOM, \r\n and bad bytes included): no newline translation here. It
         # also shows the file's name (the label) with its control characters escaped wherever it echoes it.
-        submissions = [(m.path.name, m.data.decode("utf-8", errors="replace")) for m in mail]
+        submissions = [(f"gm/{m.path.name}", m.data.decode("utf-8", errors="replace")) for m in gm_mail]
+        game.gm_labels = frozenset(label for label, _ in submissions)
+        submissions += [(m.path.name, m.data.decode("utf-8", errors="replace")) for m in mail]
         try:
             game.process_turn(submissions)
         except RulesError as e:
@@ -473,7 +482,7 @@ class GameFolder:
         laps.mark("engine")
         if filed and not force:
             self._gate(game)
-        named = [(m.path, g) for m, g in zip(mail, game.games_named, strict=True) if g is not None]
+        named = [(m.path, g) for m, g in zip(gm_mail + mail, game.games_named, strict=True) if g is not None]
         if not force and named and not any(this for _, (_, this) in named):
             # Every header that names a game names another one: most likely that game's mail, given here.
             others: dict[str, list[str]] = {}
@@ -501,6 +510,12 @@ class GameFolder:
                 name = order_file(i, m.path.name)
                 staging.write(f"orders/{name}", m.data)
                 record.append(f"{m.sha256}  orders/{name}\n")
+            if gm_mail:
+                staging.mkdir("gm")
+            for i, m in enumerate(gm_mail, 1):
+                name = order_file(i, m.path.name)
+                staging.write(f"gm/{name}", m.data)
+                record.append(f"{m.sha256}  gm/{name}\n")
             staging.write(RECEIVED, "".join(record).encode("ascii"))
             sent = [p.account for p in game.all_players if game.turns[p._key].submitted]
             staging.write(store.SUBMITTED, "".join(f"{a}\n" for a in sent).encode("utf-8"))
@@ -527,7 +542,7 @@ class GameFolder:
                 shutil.rmtree(final.parent, ignore_errors=True)
             raise
         if filed and not dry_run:
-            result.warnings += self._take_out_filed(order_files)
+            result.warnings += self._take_out_filed(order_files + (gm_files or []))
         return result
 
     def _gate(self, game: Game) -> None:

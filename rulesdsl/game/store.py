@@ -31,6 +31,7 @@ from rulesdsl.game.errors import GameError
 from rulesdsl.runtime.mail import by_account
 
 FILED = "filed"
+GM = "gm"
 HISTORY = "history.yaml"
 SUBMITTED = "submitted.txt"
 ROLLING = ".rollback-"
@@ -44,13 +45,23 @@ def filed_dir(root: Path) -> Path:
 def filed_files(root: Path) -> list[Path]:
     """The filed submissions of the coming turn, in name order (the order they are processed in). Hidden
     files are an intake's work in progress, never orders."""
+    return _files_in(filed_dir(root))
+
+
+def _files_in(folder: Path) -> list[Path]:
     try:
-        entries = list(os.scandir(filed_dir(root)))
+        entries = list(os.scandir(folder))
     except FileNotFoundError:
         return []
     except OSError as e:
-        raise GameError(f"{filed_dir(root)}: cannot read: {e.strerror or e}") from None
+        raise GameError(f"{folder}: cannot read: {e.strerror or e}") from None
     return sorted(Path(e.path) for e in entries if not e.name.startswith(".") and e.is_file(follow_symlinks=False))
+
+
+def gm_files(root: Path) -> list[Path]:
+    """The GM's submissions for the coming turn (filed/gm/, written by `rulesdsl gm GAMEDIR order`), in
+    name order: the only mail whose `gm order`s are carried out."""
+    return _files_in(filed_dir(root) / GM)
 
 
 def filed_accounts(root: Path, game: Any) -> set[str]:
@@ -145,11 +156,23 @@ def _received_name(stored: str) -> str:
 def _file_back(root: Path, undone: Path) -> list[str]:
     """Files the orders of an undone turn folder back into filed/ under their received names; a file
     already there with the same bytes counts as filed. Returns the names filed."""
-    filed = filed_dir(root)
-    filed.mkdir(exist_ok=True)
     names = []
-    orders = undone / "orders"
-    for src in sorted(orders.iterdir()) if orders.is_dir() else []:
+    for (kept, filed), prefix in zip(_kept_and_filed(root, undone), ("", f"{GM}/"), strict=True):
+        names += [prefix + name for name in _file_back_from(kept, filed)]
+    return names
+
+
+def _kept_and_filed(root: Path, turn: Path) -> list[tuple[Path, Path]]:
+    """Where a turn folder keeps its submissions, and where each kind is filed: players' and the GM's."""
+    return [(turn / "orders", filed_dir(root)), (turn / GM, filed_dir(root) / GM)]
+
+
+def _file_back_from(kept: Path, filed: Path) -> list[str]:
+    if not kept.is_dir():
+        return []
+    filed.mkdir(parents=True, exist_ok=True)
+    names = []
+    for src in sorted(kept.iterdir()):
         name = _received_name(src.name)
         data = src.read_bytes()
         dest = filed / name
@@ -248,11 +271,12 @@ def rollback(root: Path) -> tuple[int, list[str]]:
             raise GameError(f"{root}: turn {turns[-1]} is the game's start; there is no turn to roll back")
         last = turns[-1]
         final = folder.turns_dir / turn_name(last)
-        for name in (final / "orders").iterdir() if (final / "orders").is_dir() else []:
-            dest = filed_dir(root) / _received_name(name.name)
-            if dest.exists() and dest.read_bytes() != name.read_bytes():
-                raise GameError(f"{dest}: orders filed for the coming turn have the name of orders of turn "
-                                f"{last}; move it aside, then roll back again. Nothing was done")
+        for kept, filed in _kept_and_filed(root, final):
+            for name in kept.iterdir() if kept.is_dir() else []:
+                dest = filed / _received_name(name.name)
+                if dest.exists() and dest.read_bytes() != name.read_bytes():
+                    raise GameError(f"{dest}: orders filed for the coming turn have the name of orders of turn "
+                                    f"{last}; move it aside, then roll back again. Nothing was done")
         away = folder.turns_dir / f"{ROLLING}{turn_name(last)}"
         try:
             os.rename(final, away)
@@ -325,3 +349,39 @@ def gm_action(root: Path, action: str, account: str, *, email: str | None = None
         fsync_dir(path.parent)
         append_history(root, entry)
     return done
+
+
+def gm_order(root: Path, account: str, lines: list[str]) -> Path:
+    """Files a GM submission for the position `account` holding `lines`, carried out at the next turn before
+    the players' mail (a `gm order` only there: runtime/engine.py); its header is the position's own, so
+    `me` in the order is that position. Returns the file written."""
+    from rulesdsl.game.folder import GameFolder
+
+    folder = GameFolder(root)
+    folder.latest_turn()
+    with GameLock(root / LOCK_NAME, "a turn or another command is running on this game"):
+        finish_rollbacks(root)
+        game = folder.load_game()
+        player = by_account(game.all_players).get(account.upper())
+        if player is None:
+            raise GameError(f"no player has account {account!r}; `rulesdsl status` lists them")
+        if any(c in line for line in lines for c in "\r\n"):
+            raise GameError("an order is one line; give each line as its own argument")
+        values = {"game": str(game.meta.get("number", "")), "account": player.account, "code": player.code}
+        header = []
+        for form in game.spec.policy.header:
+            for key, value in values.items():
+                form = form.replace("{" + key + "}", value)
+            header.append(form)
+        folder_gm = filed_dir(root) / GM
+        folder_gm.mkdir(parents=True, exist_ok=True)
+        number = len(gm_files(root)) + 1
+        while (path := folder_gm / f"{number:03d}-{player.account}.txt").exists():
+            number += 1
+        tmp = folder_gm / f".{path.name}.tmp"
+        tmp.unlink(missing_ok=True)
+        write_file(tmp, ("\n".join(header + lines) + "\n").encode("utf-8"))
+        os.replace(tmp, path)
+        fsync_dir(folder_gm)
+        append_history(root, {"action": "order", "turn": game.turn, "account": player.account, "lines": lines})
+    return path

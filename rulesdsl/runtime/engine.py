@@ -85,6 +85,9 @@ class Game:
         self.turn = 0
         self.seed = 0
         self.meta: dict[str, Any] = {}
+        # The labels of the submissions the GM gave (game/folder.py sets them): only these may hold `gm` orders.
+        # A label the GM gives has a `/` (gm/NAME), which no mailed file's name has.
+        self.gm_labels: frozenset[str] = frozenset()
         self.params: dict[str, Any] = {p.name: p.default for p in spec.params}
         self.all_players: list[PlayerBase] = []
         # players(), and the count of changes to `active` and the list of all players it was made from
@@ -373,7 +376,10 @@ class Game:
                 turn.refused.append(got)
                 continue
             spec, rec = got.spec, got.rec
-            if spec.kind == "personal":
+            if spec.kind == "gm" and mail.label not in self.gm_labels:
+                turn.refused.append(Refusal(line, got.text, "only the game master gives this order"))
+                continue
+            if spec.kind in ("personal", "gm"):
                 self._execute(spec, rec)
                 turn.used.append(rec)
             elif spec.kind == "discard":
@@ -403,7 +409,7 @@ class Game:
         before, self._doing = self._doing, rec  # worded only if an error needs it (locate)
         reason: str | None = None
         cost = 0
-        personal = spec.kind == "personal"
+        personal = spec.kind in ("personal", "gm")
         if not me._active:  # `active` itself, not through its property: read for every order
             reason = "you are out of the game"
         elif spec.name in self._unit_args and (gone := self._resolve(spec.name, rec)) is not None:

@@ -81,7 +81,7 @@ class ArgSpec:
 @dataclass(frozen=True)
 class OrderSpec:
     name: str
-    kind: str  # game, personal, stop, discard
+    kind: str  # game, personal, gm, stop, discard
     pattern: str
     args: tuple[ArgSpec, ...] = ()
     valid: Fn | None = None  # valid(g, me, o) -> reason or None

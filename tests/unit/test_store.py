@@ -11,10 +11,11 @@ import pytest
 import yaml
 
 from rulesdsl.cli import main
+from rulesdsl.compiler import check_path
 from rulesdsl.game import store
 from rulesdsl.game.disk import GameLock, Staging
 from rulesdsl.game.folder import GameError, GameFolder
-from tests.unit.rulestools import COVERT, ROOT
+from tests.unit.rulestools import BASE, COVERT, ROOT, write_ruleset
 
 DAY1 = sorted((ROOT / "examples" / "covert" / "day1").glob("*.txt"))
 SCENARIO = ROOT / "examples" / "covert" / "scenario.yaml"
@@ -290,3 +291,56 @@ def test_gm_action_on_an_unknown_account_is_refused(started: Path, tmp_path: Pat
     with pytest.raises(GameError, match=r"\$.players\[1\].email"):
         store.gm_action(game, "email", "1001", email="a\nb")
     assert not (game / "history.yaml").exists()
+
+
+# ---------------------------------------------------------------- GM orders
+
+GM_RULES = BASE + '''gm order grant "GRANT {amount}" {
+  amount: 1..100
+  effect { me.cash += money(amount) }
+}
+'''
+
+
+def _gm_game(tmp_path: Path) -> Path:
+    rules = write_ruleset(tmp_path / "src", GM_RULES)
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text("players:\n  - {name: Ann, account: A1, code: X1}\n  - {name: Bob, account: B2, code: Y2}\n")
+    GameFolder.create(rules, tmp_path / "game", scenario, 1)
+    return tmp_path / "game"
+
+
+def _cash(game: Path) -> dict[str, int]:
+    return {p.account: p.cash for p in GameFolder(game).load_game().all_players}
+
+
+def test_a_gm_order_is_carried_out_at_the_next_turn_and_kept(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    game = _gm_game(tmp_path)
+    assert main(["gm", str(game), "order", "b2", "GRANT 5"]) == 0
+    assert "1 line(s) for b2 filed in" in capsys.readouterr().out
+    (game / "filed").joinpath("ann.txt").write_text("A1\nX1\nGRANT 50\n")
+    GameFolder(game).process_turn(None)
+    assert _cash(game) == {"A1": 10, "B2": 15}
+    ann = (game / "turns" / "turn-001" / "reports" / "A1-ann.json").read_text()
+    assert "only the game master gives this order" in ann
+    assert (game / "turns" / "turn-001" / "gm" / "01-001-B2.txt").read_text() == "B2\nY2\nGRANT 5\n"
+    assert store.filed_files(game) == [] and store.gm_files(game) == []
+    assert store.read_history(game)[0] == {"action": "order", "turn": 0, "account": "B2", "lines": ["GRANT 5"]}
+    after = _tree(game / "turns")
+    store.rollback(game)
+    assert [f.name for f in store.gm_files(game)] == ["001-B2.txt"]
+    GameFolder(game).process_turn(None)
+    assert _tree(game / "turns") == after
+
+
+def test_a_gm_order_with_a_cost_or_a_limit_is_refused(tmp_path: Path) -> None:
+    checked = check_path(write_ruleset(tmp_path, BASE + '''gm order fine "FINE {n}" {
+  n: 1..9
+  once per turn per n
+  cost money(n)
+}
+'''))
+    found = {(d.code, d.message) for d in checked.diagnostics}
+    assert ("E0412", "a GM order costs nothing") in found
+    assert ("E0410", "a GM order has no limits: it does not count") in found
