@@ -164,8 +164,9 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def cmd_rollback(args: argparse.Namespace) -> int:
     turn, names = store.rollback(Path(args.gamedir))
-    print(f"{args.gamedir}: turn {turn} rolled back; its {len(names)} submission(s) are filed again in "
-          f"{store.FILED}/ for `rulesdsl turn {args.gamedir}`.")
+    again = f"its {len(names)} submission(s) were filed again" if names else "its orders are still filed"
+    print(f"{args.gamedir}: turn {turn} rolled back; {again} in {store.filed_dir(Path(args.gamedir), turn)}/ "
+          f"for `rulesdsl turn {args.gamedir}`.")
     return 0
 
 

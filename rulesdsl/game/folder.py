@@ -12,7 +12,7 @@ Layout of GAMEDIR:
                               sha256 of each), reports/ (ACCOUNT-name.txt per player, and its data as
                               .json), news.txt, state.yaml (the whole state after the turn), and
                               submitted.txt (whose orders were taken)
-    filed/, history.yaml      the coming turn's orders and the GM's actions: see store.py
+    inbox/, history.yaml      each turn's filed orders and the GM's actions: see store.py
 The newest turn folder is the current state, so a turn is committed by one rename: it happens whole
 or not at all.
 """
@@ -363,8 +363,8 @@ class GameFolder:
     # ------------------------------------------------------------ a turn
     def process_turn(self, order_files: list[Path] | None, force: bool = False, dry_run: bool = False) -> TurnResult:
         """Processes the next turn from the mailed files, in the order given, and commits it. With
-        `order_files` None, from the orders filed in GAMEDIR/filed (see store.py), which the committed turn
-        then keeps in its orders/ and takes out of filed/.
+        `order_files` None, from the orders filed for it in GAMEDIR/inbox/turn-NNN (see store.py), which
+        stay there: a rollback then a turn reads them again.
 
         Unless `force`, refused before anything is written: mail holding a file whose bytes were already
         processed in an earlier turn (or twice in this mail), since the same mail given twice would make a
@@ -381,40 +381,17 @@ class GameFolder:
             store.finish_rollbacks(self.root)
             if order_files is None:
                 gm = store.gm_files(self.root)
-                return self._process_turn(self._filed_orders(force or bool(gm), dry_run), force, True, dry_run, gm)
+                return self._process_turn(self._filed_orders(force or bool(gm)), force, True, dry_run, gm)
             return self._process_turn(order_files, force, False, dry_run)
 
-    def _filed_orders(self, force: bool, dry_run: bool) -> list[Path]:
+    def _filed_orders(self, force: bool) -> list[Path]:
         files = store.filed_files(self.root)
-        latest = self.latest_turn()
-        record = self.turns_dir / turn_name(latest) / RECEIVED
-        if files and record.is_file():
-            # A turn killed after its commit, before it took its orders out of filed/: they are that turn's.
-            done = set(record.read_text(encoding="utf-8").splitlines())
-            stale = [f for f in files if any(line.startswith(f"{store.sha256(f.read_bytes())}  orders/")
-                                             and store._received_name(line.split("/", 1)[1]) == f.name
-                                             for line in done)]
-            if stale and not dry_run:
-                for f in stale:
-                    f.unlink()
-            files = [f for f in files if f not in stale]
         if not files and not force:
-            raise GameError(f"{self.root}: no orders are filed for turn {latest + 1} (in {store.FILED}/); nothing "
-                            f"was done. Was turn {latest} just run from them? To run a turn with no orders at "
-                            "all, use --force")
+            latest = self.latest_turn()
+            raise GameError(f"{self.root}: no orders are filed for turn {latest + 1} "
+                            f"({store.filed_dir(self.root, latest + 1).relative_to(self.root)}/); nothing was done. "
+                            f"Was turn {latest} just run? To run a turn with no orders at all, use --force")
         return files
-
-    def _take_out_filed(self, files: list[Path]) -> list[str]:
-        warnings = []
-        for f in files:
-            try:
-                f.unlink()
-            except FileNotFoundError:
-                pass
-            except OSError as e:
-                warnings.append(f"{f}: processed, but cannot be taken out of {store.FILED}/: {e.strerror or e}; "
-                                "the next turn leaves it out")
-        return warnings
 
     def received(self) -> dict[str, tuple[int, str]]:
         """sha256 of each submission processed -> (the turn, its file in that turn folder); the first."""
@@ -448,7 +425,8 @@ class GameFolder:
         # The GM's submissions (store.gm_files) are read first, so a GM order is carried out before the
         # players' orders; the same GM order given two turns running is no repeated mail.
         gm_mail = self._read_mail(gm_files or [])
-        if not force and mail:
+        # Filed orders were known once each as they were filed (intake), and stay filed after the turn.
+        if not force and mail and not filed:
             seen = self.received()
             given: dict[str, Path] = {}
             for m in mail:
@@ -541,8 +519,6 @@ class GameFolder:
             if dry_run:
                 shutil.rmtree(final.parent, ignore_errors=True)
             raise
-        if filed and not dry_run:
-            result.warnings += self._take_out_filed(order_files + (gm_files or []))
         return result
 
     def _gate(self, game: Game) -> None:

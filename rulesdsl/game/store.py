@@ -2,10 +2,9 @@
 rollback of the last turn, GM actions on the players, and the game's history of them.
 
 Layout this module adds to GAMEDIR (see folder.py for the rest):
-    filed/            the orders of the coming turn, one submission per file, processed in name order by
-                      `rulesdsl turn GAMEDIR` (no files named); intake files mail here, rollback puts a
-                      turn's orders back here
-    history.yaml      append-only: one YAML list item per GM action (rollback, email, drop, replace)
+    inbox/turn-NNN/   the orders filed for turn NNN (intake files mail here: game/intake.py), kept after the
+                      turn; gm/ in it: the GM's submissions (`rulesdsl gm GAMEDIR order`)
+    history.yaml      append-only: one YAML list item per GM action (rollback, email, drop, replace, order)
     game.yaml         `no_orders_limit: N` (percent, default 50): the share of active positions that may
                       send nothing before a turn from filed orders is refused without --force
     turns/turn-NNN/submitted.txt   the accounts whose orders were taken in that turn, one a line
@@ -17,6 +16,7 @@ a killed command leaves the game as it was before it, or as after it, never half
 from __future__ import annotations
 
 import hashlib
+import importlib
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -30,7 +30,7 @@ from rulesdsl.game.disk import LOCK_NAME, GameLock, fsync_dir, write_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.runtime.mail import by_account
 
-FILED = "filed"
+INBOX = "inbox"
 GM = "gm"
 HISTORY = "history.yaml"
 SUBMITTED = "submitted.txt"
@@ -38,14 +38,32 @@ ROLLING = ".rollback-"
 DEFAULT_NO_ORDERS_LIMIT = 50
 
 
-def filed_dir(root: Path) -> Path:
-    return root / FILED
+def filed_dir(root: Path, turn: int | None = None) -> Path:
+    """Where the orders of `turn` (by default the coming one) are filed: inbox/turn-NNN, as intake files
+    them (game/intake.py). The folder is kept after the turn: a rollback leaves it, and the turn run again
+    reads the same orders."""
+    if turn is None:
+        from rulesdsl.game.folder import GameFolder
+
+        turn = GameFolder(root).latest_turn() + 1
+    return root / INBOX / f"turn-{turn:03d}"
 
 
-def filed_files(root: Path) -> list[Path]:
-    """The filed submissions of the coming turn, in name order (the order they are processed in). Hidden
-    files are an intake's work in progress, never orders."""
-    return _files_in(filed_dir(root))
+def filed_files(root: Path, turn: int | None = None) -> list[Path]:
+    """The submissions filed for `turn` (by default the coming one), in the order they are processed.
+    Intake's record says which (a mail a later one replaced is not); without it, every .txt file there
+    (not a receipt), in name order. Hidden files are work in progress, never orders."""
+    folder = filed_dir(root, turn)
+    try:
+        # Imported by name: intake's module is another part of issue 12, and the store works without it.
+        intake = importlib.import_module("rulesdsl.game.intake")
+    except ImportError:
+        intake = None
+    if intake is not None and hasattr(intake, "filed_orders"):
+        listed: list[Path] = intake.filed_orders(root, int(folder.name.split("-")[1]))
+        if listed:
+            return listed
+    return [f for f in _files_in(folder) if f.suffix == ".txt" and not f.name.endswith(".receipt.txt")]
 
 
 def _files_in(folder: Path) -> list[Path]:
@@ -58,16 +76,16 @@ def _files_in(folder: Path) -> list[Path]:
     return sorted(Path(e.path) for e in entries if not e.name.startswith(".") and e.is_file(follow_symlinks=False))
 
 
-def gm_files(root: Path) -> list[Path]:
-    """The GM's submissions for the coming turn (filed/gm/, written by `rulesdsl gm GAMEDIR order`), in
+def gm_files(root: Path, turn: int | None = None) -> list[Path]:
+    """The GM's submissions for `turn` (inbox/turn-NNN/gm/, written by `rulesdsl gm GAMEDIR order`), in
     name order: the only mail whose `gm order`s are carried out."""
-    return _files_in(filed_dir(root) / GM)
+    return _files_in(filed_dir(root, turn) / GM)
 
 
 def filed_accounts(root: Path, game: Any) -> set[str]:
     """Accounts (as the game spells them) with a filed submission whose header the turn would take: the
     account known, the access code matching, the game this one. The one place that says who has sent
-    orders for the coming turn; intake files into filed/ and nothing else needs changing here."""
+    orders for the coming turn; intake files into inbox/turn-NNN and nothing else needs changing here."""
     accounts = by_account(game.all_players)
     number, game_id = str(game.meta.get("number", "")), str(game.meta.get("id", ""))
     sent: set[str] = set()
@@ -142,7 +160,7 @@ def finish_rollbacks(root: Path) -> None:
     except OSError:
         return
     for name in entries:
-        _file_back(root, turns / name)
+        _file_back(root, turns / name, int(name.rsplit("-", 1)[1]))
         shutil.rmtree(turns / name, ignore_errors=True)
         fsync_dir(turns)
 
@@ -153,18 +171,17 @@ def _received_name(stored: str) -> str:
     return rest if number.isdigit() and rest else stored
 
 
-def _file_back(root: Path, undone: Path) -> list[str]:
-    """Files the orders of an undone turn folder back into filed/ under their received names; a file
-    already there with the same bytes counts as filed. Returns the names filed."""
+def _file_back(root: Path, undone: Path, turn: int) -> list[str]:
+    """Files the orders of an undone turn back for it under their received names, unless they are filed
+    there still (the turn ran from inbox/turn-NNN, which is kept): a turn run from named files has its
+    files nowhere else. Returns the names filed back."""
+    if filed_files(root, turn) or gm_files(root, turn):
+        return []
     names = []
-    for (kept, filed), prefix in zip(_kept_and_filed(root, undone), ("", f"{GM}/"), strict=True):
+    for kept, filed, prefix in ((undone / "orders", filed_dir(root, turn), ""),
+                                (undone / GM, filed_dir(root, turn) / GM, f"{GM}/")):
         names += [prefix + name for name in _file_back_from(kept, filed)]
     return names
-
-
-def _kept_and_filed(root: Path, turn: Path) -> list[tuple[Path, Path]]:
-    """Where a turn folder keeps its submissions, and where each kind is filed: players' and the GM's."""
-    return [(turn / "orders", filed_dir(root)), (turn / GM, filed_dir(root) / GM)]
 
 
 def _file_back_from(kept: Path, filed: Path) -> list[str]:
@@ -174,16 +191,10 @@ def _file_back_from(kept: Path, filed: Path) -> list[str]:
     names = []
     for src in sorted(kept.iterdir()):
         name = _received_name(src.name)
-        data = src.read_bytes()
-        dest = filed / name
-        if dest.exists():
-            if dest.read_bytes() != data:
-                raise GameError(f"{dest}: already filed with other orders; move it aside, then roll back again")
-        else:
-            tmp = filed / f".{name}.tmp"
-            tmp.unlink(missing_ok=True)
-            write_file(tmp, data)
-            os.replace(tmp, dest)
+        tmp = filed / f".{name}.tmp"
+        tmp.unlink(missing_ok=True)
+        write_file(tmp, src.read_bytes())
+        os.replace(tmp, filed / name)
         names.append(name)
     fsync_dir(filed)
     return names
@@ -258,8 +269,8 @@ def status_text(s: Status) -> str:
 # ------------------------------------------------------------ rollback
 
 def rollback(root: Path) -> tuple[int, list[str]]:
-    """Undoes the newest turn: its folder goes by one rename, then its orders are filed back for the turn to
-    be run again. Returns (the turn undone, the names filed back)."""
+    """Undoes the newest turn: its folder goes by one rename; its orders stay filed (or are filed back, when
+    it ran from named files) for the turn to be run again. Returns (the turn undone, the names filed back)."""
     from rulesdsl.game.folder import GameFolder, turn_name
 
     folder = GameFolder(root)
@@ -271,19 +282,13 @@ def rollback(root: Path) -> tuple[int, list[str]]:
             raise GameError(f"{root}: turn {turns[-1]} is the game's start; there is no turn to roll back")
         last = turns[-1]
         final = folder.turns_dir / turn_name(last)
-        for kept, filed in _kept_and_filed(root, final):
-            for name in kept.iterdir() if kept.is_dir() else []:
-                dest = filed / _received_name(name.name)
-                if dest.exists() and dest.read_bytes() != name.read_bytes():
-                    raise GameError(f"{dest}: orders filed for the coming turn have the name of orders of turn "
-                                    f"{last}; move it aside, then roll back again. Nothing was done")
         away = folder.turns_dir / f"{ROLLING}{turn_name(last)}"
         try:
             os.rename(final, away)
         except OSError as e:
             raise GameError(f"{final}: cannot roll back: {e.strerror or e}") from None
         fsync_dir(folder.turns_dir)
-        names = _file_back(root, away)
+        names = _file_back(root, away, last)
         append_history(root, {"action": "rollback", "turn": last, "filed": names})
         shutil.rmtree(away, ignore_errors=True)
         fsync_dir(folder.turns_dir)

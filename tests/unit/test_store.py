@@ -31,9 +31,10 @@ def started(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _game(started: Path, tmp_path: Path, files: list[Path] = DAY1) -> Path:
     game = tmp_path / "game"
     shutil.copytree(started, game)
-    (game / "filed").mkdir()
+    inbox = game / "inbox" / "turn-001"
+    inbox.mkdir(parents=True)
     for f in files:
-        shutil.copy(f, game / "filed" / f.name)
+        shutil.copy(f, inbox / f.name)
     return game
 
 
@@ -45,11 +46,12 @@ def _turns(game: Path) -> list[str]:
     return sorted(p.name for p in (game / "turns").iterdir())
 
 
-def test_a_turn_from_filed_orders_keeps_them_and_empties_filed(started: Path, tmp_path: Path) -> None:
+def test_a_turn_from_filed_orders_keeps_them(started: Path, tmp_path: Path) -> None:
     game = _game(started, tmp_path)
     result = GameFolder(game).process_turn(None)
     assert result.turn == 1
-    assert store.filed_files(game) == []
+    assert store.filed_files(game) == []  # the coming turn's, turn 2
+    assert [f.name for f in store.filed_files(game, 1)] == [f.name for f in DAY1]
     kept = sorted(p.name for p in (game / "turns" / "turn-001" / "orders").iterdir())
     assert kept == [f"{i:02d}-{f.name}" for i, f in enumerate(DAY1, 1)]
     # Quantum's header is wrong in the example mail: it sent nothing the turn took, and still gets a report.
@@ -116,7 +118,8 @@ def test_status_lists_orders_in_and_missed_turns(started: Path, tmp_path: Path,
     GameFolder(game).process_turn(None)
     hydra = next(f for f in DAY1 if f.name == "hydra.txt")
     text = hydra.read_text().replace("DAY 1", "DAY 2")
-    (game / "filed" / "hydra.txt").write_text(text)
+    (game / "inbox" / "turn-002").mkdir()
+    (game / "inbox" / "turn-002" / "hydra.txt").write_text(text)
     assert main(["status", str(game)]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0] == "Covert Operations CO-175: turn 1 played; 1 submission(s) filed for turn 2."
@@ -132,13 +135,23 @@ def test_rollback_then_rerun_is_byte_identical(started: Path, tmp_path: Path,
     assert main(["turn", str(game)]) == 0
     after = _tree(game / "turns")
     assert main(["rollback", str(game)]) == 0
-    assert "turn 1 rolled back; its 6 submission(s) are filed again" in capsys.readouterr().out
+    assert "turn 1 rolled back; its orders are still filed in" in capsys.readouterr().out
     assert _turns(game) == ["turn-000"]
-    assert sorted(f.name for f in store.filed_files(game)) == [f.name for f in DAY1]
-    assert all((game / "filed" / f.name).read_bytes() == f.read_bytes() for f in DAY1)
+    assert [f.name for f in store.filed_files(game)] == [f.name for f in DAY1]
     assert main(["turn", str(game)]) == 0
     assert _tree(game / "turns") == after
-    assert store.read_history(game) == [{"action": "rollback", "turn": 1, "filed": [f.name for f in DAY1]}]
+    assert store.read_history(game) == [{"action": "rollback", "turn": 1, "filed": []}]
+
+
+def test_a_turn_from_named_files_is_filed_back_by_rollback(started: Path, tmp_path: Path) -> None:
+    game = _game(started, tmp_path, [])
+    GameFolder(game).process_turn(DAY1)
+    after = _tree(game / "turns")
+    turn, names = store.rollback(game)
+    assert (turn, names) == (1, [f.name for f in DAY1])
+    assert all((game / "inbox" / "turn-001" / f.name).read_bytes() == f.read_bytes() for f in DAY1)
+    GameFolder(game).process_turn(None)
+    assert _tree(game / "turns") == after
 
 
 def test_rollback_is_refused_at_the_start(started: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -147,30 +160,23 @@ def test_rollback_is_refused_at_the_start(started: Path, tmp_path: Path, capsys:
     assert "turn 0 is the game's start; there is no turn to roll back" in capsys.readouterr().err
 
 
-def test_rollback_keeps_other_orders_filed_meanwhile(started: Path, tmp_path: Path) -> None:
+def test_rollback_keeps_the_next_turns_orders_apart(started: Path, tmp_path: Path) -> None:
     game = _game(started, tmp_path)
     GameFolder(game).process_turn(None)
-    (game / "filed" / "late.txt").write_text("late mail\n")
+    (game / "inbox" / "turn-002").mkdir()
+    (game / "inbox" / "turn-002" / "late.txt").write_text("late mail\n")
     store.rollback(game)
-    assert sorted(f.name for f in store.filed_files(game)) == sorted([f.name for f in DAY1] + ["late.txt"])
-
-
-def test_rollback_refuses_to_write_over_other_orders(started: Path, tmp_path: Path) -> None:
-    game = _game(started, tmp_path)
-    GameFolder(game).process_turn(None)
-    (game / "filed" / "hydra.txt").write_text("new orders of hydra\n")
-    with pytest.raises(GameError, match=r"filed/hydra\.txt: orders filed for the coming turn have the name"):
-        store.rollback(game)
-    assert _turns(game) == ["turn-000", "turn-001"]
+    assert [f.name for f in store.filed_files(game)] == [f.name for f in DAY1]
+    assert [f.name for f in store.filed_files(game, 2)] == ["late.txt"]
 
 
 def test_a_rollback_killed_after_its_rename_is_finished_by_the_next_command(
         started: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    game = _game(started, tmp_path)
-    GameFolder(game).process_turn(None)
+    game = _game(started, tmp_path, [])
+    GameFolder(game).process_turn(DAY1)
     after = _tree(game / "turns")
 
-    def killed(root: Path, undone: Path) -> list[str]:
+    def killed(root: Path, undone: Path, turn: int) -> list[str]:
         raise KeyboardInterrupt
 
     with monkeypatch.context() as m:
@@ -245,19 +251,6 @@ def test_a_turn_killed_after_staging_loses_nothing(started: Path, tmp_path: Path
     assert _tree(game / "turns") == _tree(whole / "turns")
 
 
-def test_a_turn_killed_after_its_commit_is_not_doubled(started: Path, tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    game = _game(started, tmp_path)
-    with monkeypatch.context() as m:
-        m.setattr(GameFolder, "_take_out_filed", lambda self, files: [])  # killed before filed/ was emptied
-        GameFolder(game).process_turn(None)
-    assert len(store.filed_files(game)) == len(DAY1)
-    with pytest.raises(GameError, match="no orders are filed for turn 2"):
-        GameFolder(game).process_turn(None)
-    assert store.filed_files(game) == []
-    assert _turns(game) == ["turn-000", "turn-001"]
-
-
 def test_gm_actions_change_the_position_and_are_recorded(started: Path, tmp_path: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     game = _game(started, tmp_path)
@@ -319,7 +312,7 @@ def test_a_gm_order_is_carried_out_at_the_next_turn_and_kept(tmp_path: Path,
     game = _gm_game(tmp_path)
     assert main(["gm", str(game), "order", "b2", "GRANT 5"]) == 0
     assert "1 line(s) for b2 filed in" in capsys.readouterr().out
-    (game / "filed").joinpath("ann.txt").write_text("A1\nX1\nGRANT 50\n")
+    (game / "inbox" / "turn-001" / "ann.txt").write_text("A1\nX1\nGRANT 50\n")
     GameFolder(game).process_turn(None)
     assert _cash(game) == {"A1": 10, "B2": 15}
     ann = (game / "turns" / "turn-001" / "reports" / "A1-ann.json").read_text()
