@@ -352,8 +352,10 @@ def orders(c: Checking) -> None:
                                 "add `pay from cash` to the `orders { ... }` block")
             if at_once:
                 env.diags.error(d.cost.span, "E0412", f"{what} costs nothing",
-                                help=f"{d.kind} orders are carried out as they are read, free; to charge for it, "
-                                f"make it a game order (drop `{d.kind}`) and run it in a phase")
+                                help="personal orders are carried out as they are read, free; to charge for it, "
+                                "make it a game order (drop `personal`) and run it in a phase" if d.kind == "personal"
+                                else "GM orders are carried out as they are read, free; to take money from the "
+                                "position, change its field in the `effect`")
         effect: tuple[ir.Stmt, ...] = ()
         if d.effect is not None:
             ectx = Context("order", me=True, order=name, allow_fail=True)
