@@ -163,10 +163,15 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_rollback(args: argparse.Namespace) -> int:
-    turn, names = store.rollback(Path(args.gamedir))
+    turn, names, undone = store.rollback(Path(args.gamedir))
     again = f"its {len(names)} submission(s) were filed again" if names else "its orders are still filed"
     print(f"{args.gamedir}: turn {turn} rolled back; {again} in {store.filed_dir(Path(args.gamedir), turn)}/ "
           f"for `rulesdsl turn {args.gamedir}`.")
+    for action in undone:
+        # An e-mail or a drop made on the undone turn's state is gone with it; an order filed stays filed.
+        if action.get("action") != "order":
+            print(f"warning: the GM action `{action.get('action')} {action.get('account', '')}` made after turn "
+                  f"{turn} is undone with it (history.yaml); do it again", file=sys.stderr)
     return 0
 
 

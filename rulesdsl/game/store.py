@@ -28,7 +28,7 @@ import yaml
 from rulesdsl.game import yamlio
 from rulesdsl.game.disk import LOCK_NAME, GameLock, fsync_dir, write_file
 from rulesdsl.game.errors import GameError
-from rulesdsl.runtime.mail import by_account
+from rulesdsl.runtime.mail import Refusal, by_account
 
 INBOX = "inbox"
 GM = "gm"
@@ -268,9 +268,10 @@ def status_text(s: Status) -> str:
 
 # ------------------------------------------------------------ rollback
 
-def rollback(root: Path) -> tuple[int, list[str]]:
+def rollback(root: Path) -> tuple[int, list[str], list[dict[str, Any]]]:
     """Undoes the newest turn: its folder goes by one rename; its orders stay filed (or are filed back, when
-    it ran from named files) for the turn to be run again. Returns (the turn undone, the names filed back)."""
+    it ran from named files) for the turn to be run again. Returns (the turn undone, the names filed back, and
+    the GM actions made on its state, which go with it)."""
     from rulesdsl.game.folder import GameFolder, turn_name
 
     folder = GameFolder(root)
@@ -289,10 +290,11 @@ def rollback(root: Path) -> tuple[int, list[str]]:
             raise GameError(f"{final}: cannot roll back: {e.strerror or e}") from None
         fsync_dir(folder.turns_dir)
         names = _file_back(root, away, last)
+        undone = [h for h in read_history(root) if h.get("turn") == last and h.get("action") != "rollback"]
         append_history(root, {"action": "rollback", "turn": last, "filed": names})
         shutil.rmtree(away, ignore_errors=True)
         fsync_dir(folder.turns_dir)
-    return last, names
+    return last, names, undone
 
 
 # ------------------------------------------------------------ GM actions on players
@@ -372,6 +374,11 @@ def gm_order(root: Path, account: str, lines: list[str]) -> Path:
             raise GameError(f"no player has account {account!r}; `rulesdsl status` lists them")
         if any(c in line for line in lines for c in "\r\n"):
             raise GameError("an order is one line; give each line as its own argument")
+        # Read now as the turn will read it, so a mistyped line is told to the GM, not found in a report.
+        for i, line in enumerate(lines, 1):
+            got = game.mail.order(game, player, i, line)
+            if isinstance(got, Refusal):
+                raise GameError(f"line {i} \"{got.text}\": {got.reason}; nothing was filed")
         values = {"game": str(game.meta.get("number", "")), "account": player.account, "code": player.code}
         header = []
         for form in game.spec.policy.header:

@@ -147,8 +147,8 @@ def test_a_turn_from_named_files_is_filed_back_by_rollback(started: Path, tmp_pa
     game = _game(started, tmp_path, [])
     GameFolder(game).process_turn(DAY1)
     after = _tree(game / "turns")
-    turn, names = store.rollback(game)
-    assert (turn, names) == (1, [f.name for f in DAY1])
+    turn, names, undone = store.rollback(game)
+    assert (turn, names, undone) == (1, [f.name for f in DAY1], [])
     assert all((game / "inbox" / "turn-001" / f.name).read_bytes() == f.read_bytes() for f in DAY1)
     GameFolder(game).process_turn(None)
     assert _tree(game / "turns") == after
@@ -337,3 +337,19 @@ def test_a_gm_order_with_a_cost_or_a_limit_is_refused(tmp_path: Path) -> None:
     found = {(d.code, d.message) for d in checked.diagnostics}
     assert ("E0412", "a GM order costs nothing") in found
     assert ("E0410", "a GM order has no limits: it does not count") in found
+
+
+def test_rollback_warns_of_the_gm_actions_it_undoes(started: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    game = _game(started, tmp_path)
+    GameFolder(game).process_turn(None)
+    store.gm_action(game, "email", "1001", email="x@example.org")
+    assert main(["rollback", str(game)]) == 0
+    assert "warning: the GM action `email 1001` made after turn 1 is undone with it" in capsys.readouterr().err
+
+
+def test_a_mistyped_gm_order_is_refused_as_it_is_filed(tmp_path: Path) -> None:
+    game = _gm_game(tmp_path)
+    with pytest.raises(GameError, match=r'line 1 "GRANT 500": .*; nothing was filed'):
+        store.gm_order(game, "A1", ["GRANT 500"])
+    assert store.gm_files(game) == [] and store.read_history(game) == []
