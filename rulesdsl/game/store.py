@@ -61,7 +61,8 @@ def filed_files(root: Path, turn: int | None = None) -> list[Path]:
         intake = None
     if intake is not None and hasattr(intake, "filed_orders"):
         listed: list[Path] = intake.filed_orders(root, int(folder.name.split("-")[1]))
-        if listed:
+        # Where intake keeps its record, it alone says what is filed (a replaced mail is a .txt there too).
+        if listed or (folder / str(getattr(intake, "INDEX", "intake.tsv"))).exists():
             return listed
     return [f for f in _files_in(folder) if f.suffix == ".txt" and not f.name.endswith(".receipt.txt")]
 
