@@ -586,6 +586,8 @@ class Report(Node):
     template: str
     template_name: str
     line: int
+    html: str = ""  # the HTML template's text; "": the default page
+    html_name: str = ""
 
 
 @dataclass(frozen=True)

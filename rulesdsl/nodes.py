@@ -558,6 +558,8 @@ class ReportDecl(Decl):
     fields: tuple[ReportField, ...]
     template: str | None
     template_span: Span | None
+    html: str | None = None  # the HTML page's template; None: the default page
+    html_span: Span | None = None
 
 
 @dataclass(frozen=True)

@@ -1133,6 +1133,10 @@ class Emitter:
                 rep = p.report
                 w.line(f"template={(rep.template if rep else '')!r},")
                 w.line(f"template_name={(rep.template_name if rep else '')!r},")
+                if rep is not None and rep.html_name:
+                    # Only a ruleset with an HTML template names it, so other modules read the same.
+                    w.line(f"html={rep.html!r},")
+                    w.line(f"html_name={rep.html_name!r},")
                 w.line(f"report_schema={_pyjson(p.report_schema)},")
                 w.line(f"state_schema={_pyjson(p.state_schema)},")
                 w.line("line_map=line_map,")

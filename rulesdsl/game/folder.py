@@ -9,8 +9,8 @@ Layout of GAMEDIR:
                               a later turn (`turn: 19`) has its starting state in that turn's folder
     turns/turn-NNN/           one folder per processed turn (NNN: three digits or more): orders/ (the
                               submissions byte for byte as received, as NN-name), received.sha256 (the
-                              sha256 of each), reports/ (ACCOUNT-name.txt per player, and its data as
-                              .json), news.txt, state.yaml (the whole state after the turn)
+                              sha256 of each), reports/ (ACCOUNT-name.txt per player, its data as
+                              .json and its page as .html), news.txt, state.yaml (the whole state after the turn)
 The newest turn folder is the current state, so a turn is committed by one rename: it happens whole
 or not at all.
 """
@@ -39,6 +39,7 @@ from rulesdsl.game.names import order_file, report_base
 from rulesdsl.game.schemafit import fits
 from rulesdsl.runtime.core import PlayerBase, RulesError, unchanging
 from rulesdsl.runtime.engine import Game
+from rulesdsl.runtime.html import render_html
 from rulesdsl.runtime.orders import shown
 from rulesdsl.runtime.report import checking_reports, render, report_data, validate_report
 from rulesdsl.runtime.spec import RulesetSpec
@@ -479,8 +480,8 @@ class GameFolder:
 
 def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folder: str,
                   failed: str) -> list[tuple[str, Path]]:
-    """Each player's report, its text (ACCOUNT-name.txt) and its data (.json), into `folder` of the staging
-    folder; returns (player name, path once committed). A report that fails stops it all: `failed` says
+    """Each player's report, its text (ACCOUNT-name.txt), its data (.json) and its page (.html), into `folder`
+    of the staging folder; returns (player name, path once committed). A report that fails stops it all: `failed` says
     what that leaves undone, as the error's first words."""
     staging.mkdir(folder)
     written = []
@@ -502,6 +503,11 @@ def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folde
             path = staging.write(f"{folder}/{base}.txt", text.encode("utf-8"))
             as_json = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
             staging.write(f"{folder}/{base}.json", as_json.encode("utf-8"))
+            try:
+                page = render_html(game.spec, data)
+            except Exception as e:
+                raise GameError(f"{failed}: the HTML report of {p.name} failed: {e}") from None
+            staging.write(f"{folder}/{base}.html", page.encode("utf-8"))
             written.append((p.name, path))
     return written
 

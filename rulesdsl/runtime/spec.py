@@ -187,7 +187,9 @@ class RulesetSpec:
     world_cls: type | None = None  # None: the ruleset has no `world { ... }` block
     world_fields: tuple[FieldSpec, ...] = ()
     unrun_orders: tuple[str, ...] = ()  # game orders that no phase runs: the game refuses their lines
-    table_checks: tuple[TableCheckSpec, ...] = ()  # tables parameters decide, checked when a game starts
+    table_checks: tuple[TableCheckSpec, ...] = ()
+    html: str = ""  # the report's HTML template; "": the default page (rulesdsl.runtime.html)
+    html_name: str = ""  # tables parameters decide, checked when a game starts
     grid: GridSpec | None = None  # the ruleset's map, if it declares one
 
     def player_attr(self, name: str | None) -> str | None:
