@@ -285,11 +285,11 @@ def test_decimals_go_through_scenario_and_state_exactly(tmp_path: Path) -> None:
 
 def test_new_writes_every_players_starting_report_as_a_turn_writes_it(started: Path) -> None:
     # Players see their position before their first orders: turn-000/reports/ holds, for each player, the
-    # text and its data, under the names and in the form a turn's reports/ has.
+    # text, its data and its page, under the names and in the form a turn's reports/ has.
     game = GameFolder(started).load_game()
     reports = started / "turns" / "turn-000" / "reports"
-    assert sorted(p.name for p in reports.iterdir()) == ["1-ann.json", "1-ann.txt", "2-bob.json", "2-bob.txt",
-                                                          "3-cid.json", "3-cid.txt"]
+    assert sorted(p.name for p in reports.iterdir()) == [f"{b}.{x}" for b in ("1-ann", "2-bob", "3-cid")
+                                                          for x in ("html", "json", "txt")]
     for p in game.all_players:
         data = report_data(game, p)
         base = report_base(p.account, p.name)
