@@ -134,8 +134,8 @@ def is_map(name: str, value: Any) -> bool:
 
 
 def show(value: Any, name: str = "") -> Markup:
-    """Any report value as HTML: text escaped, a list of records as a table, other lists as lists, records as
-    definition lists, none as a dash."""
+    """Any report value as HTML: text escaped, a list of records as a table, other lists as lists, a record as a
+    table of its names and values, none as a dash."""
     if value is None:
         return Markup('<span class="none">&mdash;</span>')
     if isinstance(value, bool):
@@ -154,8 +154,8 @@ def show(value: Any, name: str = "") -> Markup:
             return Markup(f"<table><tr>{head}</tr>{body}</table>")
         return Markup("<ul>" + "".join(f"<li>{show(v)}</li>" for v in value) + "</ul>")
     if isinstance(value, dict):
-        return Markup("<dl>" + "".join(f"<dt>{escape(k)}</dt><dd>{show(v, k)}</dd>" for k, v in value.items())
-                      + "</dl>")
+        return Markup('<table class="record">' + "".join(f"<tr><th>{escape(k)}</th><td>{show(v, k)}</td></tr>"
+                                                         for k, v in value.items()) + "</table>")
     return Markup(escape(str(value)))
 
 
