@@ -51,6 +51,12 @@ def _legend_entries(legend: Any) -> dict[str, tuple[str, str]]:
     return out
 
 
+def _palette(taken: set[str]) -> list[str]:
+    """The palette without the colours a legend gave: two things never share a colour while the palette
+    lasts."""
+    return [c for c in PALETTE if c.lower() not in taken] or list(PALETTE)
+
+
 def _swatches(entries: list[tuple[str, str, str]]) -> str:
     items = "".join(f'<li><span class="swatch" style="background:{colour}"></span><code>{escape(sym)}</code>'
                     + (f" {escape(meaning)}" if meaning else "") + "</li>"
@@ -65,11 +71,12 @@ def symbol_map(rows: Any, legend: Any = None, cell: int = 12) -> Markup:
     lines = [str(r) for r in rows or []]
     given = _legend_entries(legend)
     colours = {sym: c for sym, (c, _) in given.items()}
+    palette = _palette({c.lower() for c in colours.values()})
     seen: list[str] = []
     for line in lines:
         for ch in line:
             if ch != " " and ch not in colours:
-                colours[ch] = PALETTE[sum(1 for s in seen if s not in given) % len(PALETTE)]
+                colours[ch] = palette[sum(1 for s in seen if s not in given) % len(palette)]
             if ch != " " and ch not in seen:
                 seen.append(ch)
     width = max((len(r) for r in lines), default=0)
@@ -100,11 +107,12 @@ def tiles(items: Any, label: str, group: str, title: str | None = None, legend: 
     record's `group` value (none: unknown, grey) and marked with its `label`; `title` names a tile on hover."""
     records = [r for r in items or [] if isinstance(r, dict)]
     given = {k: c for k, (c, _) in _legend_entries(legend).items()}
+    palette = _palette({c.lower() for c in given.values()})
     colours: dict[str, str] = {}
     for r in records:
         g = r.get(group)
         if g is not None and str(g) not in colours:
-            colours[str(g)] = given.get(str(g), PALETTE[sum(1 for k in colours if k not in given) % len(PALETTE)])
+            colours[str(g)] = given.get(str(g), palette[sum(1 for k in colours if k not in given) % len(palette)])
     cols = max(1, math.ceil(math.sqrt(len(records))))
     rows = math.ceil(len(records) / cols)
     gap = 4

@@ -81,6 +81,15 @@ def test_tiles_colour_by_group_in_order_of_first_appearance_and_grey_for_unknown
     assert svg == str(tiles(items, "code", "who", legend={"you": "#59a14f"}))
 
 
+def test_a_legends_colour_is_not_given_again_by_the_palette() -> None:
+    # Covert's own countries are PALETTE[2]; a third other leader must not look like the player's own.
+    items = [{"code": c, "who": w} for c, w in (("A", "you"), ("B", "Ann"), ("C", "Bob"), ("D", "Cy"))]
+    svg = str(tiles(items, "code", "who", legend={"you": PALETTE[2]}))
+    assert svg.count(f'fill="{PALETTE[2]}"') == 1 and f'fill="{PALETTE[3]}"' in svg
+    rows = str(symbol_map(["@abc"], {"@": [PALETTE[0].upper(), "yours"]}))
+    assert rows.count(PALETTE[0]) == 0 and rows.count(PALETTE[0].upper()) == 2  # the cell and its swatch
+
+
 # ---------------------------------------------------------------- the html template, checked
 
 def test_an_html_template_sees_the_report_fields_and_the_map_filters(tmp_path: Path) -> None:
