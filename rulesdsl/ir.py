@@ -531,6 +531,7 @@ class OrderPolicy(Node):
     new_limit: int | None = None
     pay_field: str | None = None
     groups: tuple[Group, ...] = ()
+    later_mail: str = "replaces"  # what a player's later mail of a turn does to the earlier: replaces, adds
 
 
 @dataclass(frozen=True)

@@ -471,7 +471,7 @@ class ProcedureDecl(Decl):
 @dataclass(frozen=True)
 class OrdersSetting:
     span: Span
-    kind: str  # header, budget, limit, new_limit, group, pay
+    kind: str  # header, budget, limit, new_limit, group, pay, later_mail
     strings: tuple[str, ...] = ()
     name: str = ""
     exprs: tuple[Expr, ...] = ()

@@ -402,6 +402,10 @@ class _Builder(Transformer[Any, Any]):
         return n.OrdersSetting(self.span(meta), "group", name=str(group), exprs=(e,), reason=self.text(reason))
 
     @v_args(meta=True, inline=True)
+    def set_later_mail(self, meta: Any, how: Token) -> n.OrdersSetting:
+        return n.OrdersSetting(self.span(meta), "later_mail", name=str(how))
+
+    @v_args(meta=True, inline=True)
     def set_pay(self, meta: Any, name: Token) -> n.OrdersSetting:
         return n.OrdersSetting(self.span(meta), "pay", name=str(name))
 

@@ -38,6 +38,7 @@ def _policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
     header: tuple[str, ...] = ()
     budget, start, plus, limit, new_limit, pay = None, 0, 0, None, None, None
     groups: list[ir.Group] = []
+    later_mail = "replaces"
     if env.orders and not any(s.kind == "header" for s in settings):
         env.diags.error(decls[0].span, "E0416", "the `orders` block needs a `header` saying how a player's "
                         "submission starts", help='like `header "{account}", "{code}"`')
@@ -95,7 +96,10 @@ def _policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
                 env.diags.error(s.span, "E0404", f"`pay from {s.name}` needs a player field `{s.name}: money`",
                                 help=suggest(s.name, env.player_fields))
             pay = s.name
-    return ir.OrderPolicy(header, budget, start, plus, limit, new_limit, pay, tuple(groups), span=decls[0].span)
+        elif s.kind == "later_mail":
+            later_mail = s.name
+    return ir.OrderPolicy(header, budget, start, plus, limit, new_limit, pay, tuple(groups), later_mail,
+                          span=decls[0].span)
 
 
 # What ends the word that holds `{game}` in a header line: the separators of a syntax, or a placeholder.

@@ -1091,6 +1091,9 @@ class Emitter:
                     specs = [f"GroupSpec(name={g.name!r}, limit={g.limit!r}, reason={names.group(g.name)})"
                              for g in pol.groups]
                     groups = f", groups=({', '.join(specs)}{',' if len(specs) == 1 else ''})"
+                # Written only when not the default, so the modules of rulesets without it stay as they were.
+                if pol.later_mail != "replaces":
+                    groups += f", later_mail={pol.later_mail!r}"
                 # The runtime reads and sets these two fields by their Python attribute.
                 w.line(f"policy=PolicySpec(header={pol.header!r}, budget_field={pol.budget_field!r}, "
                        f"budget_start={pol.budget_start!r}, budget_plus={pol.budget_plus!r}, limit={pol.limit!r}, "

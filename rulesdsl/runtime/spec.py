@@ -125,6 +125,9 @@ class PolicySpec:
     new_limit: int | None = None
     pay_field: str | None = None
     groups: tuple[GroupSpec, ...] = ()
+    # `later mail replaces|adds`: at intake, whether a player's later mail for a turn takes the place of the
+    # earlier ones filed for it, or is given to the turn after them.
+    later_mail: str = "replaces"
 
 
 @dataclass(frozen=True)
