@@ -1,4 +1,4 @@
-"""Command line -> the compiler and the game folder: check, compile, new, turn."""
+"""Command line -> the compiler and the game folder: check, compile, new, intake, turn."""
 
 from __future__ import annotations
 
@@ -98,7 +98,8 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_turn(args: argparse.Namespace) -> int:
     folder = GameFolder(Path(args.gamedir))
-    result = folder.process_turn([Path(f) for f in args.orders], force=args.force)
+    # No files: the orders `rulesdsl intake` filed for the turn, if any.
+    result = folder.process_turn([Path(f) for f in args.orders], force=args.force, filed=not args.orders)
     # The turn is committed. From here the exit status stays 0 whatever happens to the summary: a GM who
     # saw a failure would run the turn again, and that would make a second turn of the same mail.
     try:
@@ -109,6 +110,24 @@ def cmd_turn(args: argparse.Namespace) -> int:
         _silence_stdout()
         _warn(f"warning: turn {result.turn} was committed ({result.folder}), but printing its summary failed "
               f"({_why(e)}); do not run this turn again")
+    return 0
+
+
+def cmd_intake(args: argparse.Namespace) -> int:
+    from rulesdsl.game.intake import intake
+
+    result = intake(Path(args.gamedir), [Path(m) for m in args.mailboxes])
+    unit = f"turn {result.turn}"
+    print(f"{args.gamedir}: {len(result.filed)} mail(s) filed for {unit}, {len(result.refused)} refused, "
+          f"{len(result.other_game)} for another game, {result.duplicates} already read")
+    for account, receipt in result.filed:
+        print(f"  {receipt}  ({account})")
+    for why in result.refused:
+        print(f"warning: {why}; answered without a word about the game", file=sys.stderr)
+    for why in result.other_game:
+        print(f"warning: {why}; left alone", file=sys.stderr)
+    if result.replies:
+        print(f"  {len(result.replies)} reply(ies) in {Path(args.gamedir) / 'outbox'}")
     return 0
 
 
@@ -184,7 +203,12 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("--seed", type=int)
     n.add_argument("--show", help="print the starting report of this account (or player name)")
     n.set_defaults(func=cmd_new)
-    t = sub.add_parser("turn", help="process the next turn from the players' order files")
+    m = sub.add_parser("intake", help="file the orders mailed for the coming turn, with a receipt for each mail")
+    m.add_argument("gamedir")
+    m.add_argument("mailboxes", nargs="+", metavar="MAILBOX", help="a Maildir folder or an mbox file")
+    m.set_defaults(func=cmd_intake)
+    t = sub.add_parser("turn", help="process the next turn from the players' order files, or with none "
+                                    "the orders `rulesdsl intake` filed")
     t.add_argument("gamedir")
     t.add_argument("orders", nargs="*")
     t.add_argument("--show", help="print the report of this account (or player name) after the turn")

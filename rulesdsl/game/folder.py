@@ -2,7 +2,8 @@
 
 Layout of GAMEDIR:
     game.yaml                 which ruleset (a copy lives in rules/), made once by `new`
-    rulesdsl.lock             locked (fcntl.flock) by a `turn` from start to end: one turn at a time
+    rulesdsl.lock             locked (fcntl.flock) by a `turn` or an `intake` from start to end: one at a time
+    inbox/, outbox/           mail filed by `rulesdsl intake` for the coming turn, and replies (game/intake.py)
     rules/                    the ruleset and its templates, as the game was started with them
     turns/turn-000/           the starting state.yaml, and reports/ (each player's starting position,
                               written as a turn writes its reports); a scenario that starts the game at
@@ -357,8 +358,10 @@ class GameFolder:
         return cls(root)
 
     # ------------------------------------------------------------ a turn
-    def process_turn(self, order_files: list[Path], force: bool = False) -> TurnResult:
-        """Processes the next turn from the mailed files, in the order given, and commits it.
+    def process_turn(self, order_files: list[Path], force: bool = False, filed: bool = False) -> TurnResult:
+        """Processes the next turn from the mailed files, in the order given, and commits it. With `filed`
+        and no files, the files are the orders `rulesdsl intake` filed for the turn (game/intake.py), in
+        the order received; intake knew each mail once already, so they are not compared with earlier turns.
 
         Unless `force`, refused before anything is written: mail holding a file whose bytes were already
         processed in an earlier turn (or twice in this mail), since the same mail given twice would make a
@@ -368,6 +371,10 @@ class GameFolder:
         with GameLock(self.root / LOCK_NAME):
             # Under the lock, any staging folder is one a killed turn left (with access codes in it).
             remove_abandoned(self.turns_dir, ".turn-", locked=True)
+            if filed and not order_files:
+                from rulesdsl.game.intake import filed_orders
+
+                return self._process_turn(filed_orders(self.root, self.latest_turn() + 1), force, compare=False)
             return self._process_turn(order_files, force)
 
     def received(self) -> dict[str, tuple[int, str]]:
@@ -395,10 +402,10 @@ class GameFolder:
             mail.append(_Mail(f, data, hashlib.sha256(data).hexdigest()))
         return mail
 
-    def _process_turn(self, order_files: list[Path], force: bool) -> TurnResult:
+    def _process_turn(self, order_files: list[Path], force: bool, compare: bool = True) -> TurnResult:
         laps = _Laps(self.timings)
         mail = self._read_mail(order_files)
-        if not force and mail:
+        if not force and compare and mail:
             seen = self.received()
             given: dict[str, Path] = {}
             for m in mail:
