@@ -117,7 +117,7 @@ def cmd_intake(args: argparse.Namespace) -> int:
     from rulesdsl.game.intake import intake
 
     result = intake(Path(args.gamedir), [Path(m) for m in args.mailboxes])
-    unit = f"turn {result.turn}"
+    unit = f"{result.unit} {result.turn}"
     print(f"{args.gamedir}: {len(result.filed)} mail(s) filed for {unit}, {len(result.refused)} refused, "
           f"{len(result.other_game)} for another game, {result.duplicates} already read")
     for account, receipt in result.filed:

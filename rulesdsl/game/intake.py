@@ -54,9 +54,10 @@ _BLOCK_TAGS = frozenset({"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "
 # guessing accounts and codes could use. The GM sees the reason in intake's summary.
 REFUSED_TEXT = """Your mail was received, but no orders in it were accepted.
 
-Orders are accepted only from a mail whose first lines are the header lines the game asks for, with your
-account and your access code, written as your GM gave them to you. Please check them and send the orders
-again, or write to your GM.
+Orders are accepted only from a mail whose first lines are the header lines
+the game asks for, with your account and your access code, written as your
+GM gave them to you. Please check them and send the orders again, or write
+to your GM.
 """
 
 
@@ -78,6 +79,7 @@ class Entry:
 @dataclass
 class IntakeResult:
     turn: int
+    unit: str  # the ruleset's word for a turn
     filed: list[tuple[str, Path]] = field(default_factory=list)  # (account, receipt)
     refused: list[str] = field(default_factory=list)  # for the GM: which mail and why
     other_game: list[str] = field(default_factory=list)
@@ -159,15 +161,39 @@ def submission(text: str, game: Game) -> str:
         if line.lstrip(" \t").startswith(">"):
             continue
         kept.append(line)
-    first = game.mail.header[0] if game.mail.header else None
-    if first is not None:
-        for i, line in enumerate(kept):
-            if first.match(line.strip(" \t")) is not None:
-                kept = kept[i:]
-                break
+    start = _header_start(kept, game)
+    if start is not None:
+        kept = kept[start:]
     while kept and not kept[-1].strip():
         kept.pop()
     return "\n".join(kept) + "\n"
+
+
+def _header_start(lines: list[str], game: Game) -> int | None:
+    """Where the header starts: the first line from which the header reads as a player's, account and
+    access code matching (as the turn will read it); else the first from which it names a player; else
+    the first line the first header line reads; None if none does. A header line such as "{account}"
+    also reads a line of chatter: only the whole header tells."""
+    patterns = game.mail.header
+    if not patterns:
+        return None
+    accounts = by_account(game.all_players)
+    number, game_id = str(game.meta.get("number", "")), str(game.meta.get("id", ""))
+    first = named = None
+    tried = 0
+    for i, line in enumerate(lines):
+        if patterns[0].match(line.strip(" \t")) is None:
+            continue
+        first = i if first is None else first
+        tried += 1
+        if tried > 20:
+            break  # each try reads the rest of the mail: a mail of such lines is not read without end
+        mail = game.mail.read("mail", "\n".join(lines[i:]), accounts, number, game_id)
+        if mail.player is not None and mail.notice is None:
+            return i
+        if mail.player is not None and named is None:
+            named = i
+    return named if named is not None else first
 
 
 def read_mailbox(path: Path) -> Iterator[bytes]:
@@ -272,12 +298,16 @@ def receipt_lines(game: Game, text: str) -> tuple[list[str], str | None]:
     player = mail.player
     out = []
     unit = game.spec.turn_unit
+    hidden = [player.code]
     for line, written in mail.lines:
         got = game.mail.order(game, player, line, written)
         if isinstance(got, Refusal):
-            out.append(f"  line {line}: {got.text}\n      refused: {got.reason}")
+            out.append(f"  line {line}: {_masked(got.text, hidden)}\n      refused: {_masked(got.reason, hidden)}")
             continue
         kind = got.spec.kind
+        # A personal order may set a new access code (Covert's CODE): its words are not repeated in a mail.
+        secrets = hidden + ([str(v) for v in got.rec.args.values() if isinstance(v, str)] if kind == "personal"
+                            else [])
         if kind == "stop":
             what = f"accepted: a stop; the orders after it wait for the next {unit}"
         elif kind == "discard":
@@ -293,8 +323,14 @@ def receipt_lines(game: Game, text: str) -> tuple[list[str], str | None]:
                 "will be checked at the turn"
             what = (f"refused as things stand: {reason}; checked again at the turn" if reason is not None
                     else f"accepted; {when}")
-        out.append(f"  line {line}: {got.text}\n      {what}")
+        out.append(f"  line {line}: {_masked(got.text, secrets)}\n      {_masked(what, secrets)}")
     return out, player.account
+
+
+def _masked(text: str, secrets: list[str]) -> str:
+    for secret in sorted({s for s in secrets if s.strip()}, key=len, reverse=True):
+        text = re.sub(re.escape(secret), "***", text, flags=re.IGNORECASE)
+    return text
 
 
 def _reply(msg: EmailMessage, ident: str, kind: str, body: str) -> bytes:
@@ -321,11 +357,12 @@ def intake(root: Path, mailboxes: list[Path]) -> IntakeResult:
 
     folder = GameFolder(root)
     folder.latest_turn()
-    with GameLock(root / LOCK_NAME, "a `rulesdsl turn` or another intake is running on this game"):
+    with GameLock(root / LOCK_NAME, "another `rulesdsl intake` or `rulesdsl turn` is running on this game"):
         game = folder.load_game()
         if game.game_over:
             raise GameError(f"{root}: the game is over (turn {game.turn}); no more orders are filed")
         coming = game.turn + 1
+        unit = game.spec.turn_unit
         # `valid` is asked as in the coming turn: `turn` reads its number.
         game.turn = coming
         box = inbox_dir(root, coming)
@@ -333,9 +370,8 @@ def intake(root: Path, mailboxes: list[Path]) -> IntakeResult:
         _mkdirs(root / OUTBOX)
         entries = read_index(box)
         seen = _seen(root)
-        result = IntakeResult(coming)
+        result = IntakeResult(coming, unit)
         parser = BytesParser(policy=policy.default)
-        unit = game.spec.turn_unit
         title = f"{game.spec.title} {game.meta.get('id', '')}".strip()
         for path in mailboxes:
             for raw in read_mailbox(path):
@@ -361,7 +397,8 @@ def intake(root: Path, mailboxes: list[Path]) -> IntakeResult:
                 elif mail.player is None or mail.notice is not None:
                     name = f"{seq:03d}-refused.eml"
                     write_file(box / name, raw)
-                    why = mail.notice or "; ".join(mail.unrouted) or "no header"
+                    why = (mail.notice or "; ".join(mail.unrouted) or "no header").rstrip(".")
+                    why = why.removeprefix(f"Your orders in {label} were not processed: ")
                     result.refused.append(f"mail {label} from {sender}: {why}")
                     out = root / OUTBOX / f"turn-{coming:03d}-{seq:03d}-refused.eml"
                     write_file(out, _reply(msg, ident, "refused", REFUSED_TEXT))

@@ -199,3 +199,43 @@ def test_later_mail_adds(tmp_path: Path) -> None:
     assert [p.name for p in filed_orders(game, 1)] == ["001-13579.txt", "002-20408.txt", "003-4321.txt",
                                                        "006-13579.txt"]
     assert "adds to your earlier mail" in result.filed[-1][1].read_text(encoding="utf-8")
+
+
+def test_mbox_unknown_charset_state_checks_and_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _game(tmp_path, COVERT)
+    odd = _plain("thrush@example.org", "orders", "x", "<t0@example.org>").replace(
+        b"x\n", b"CO-175\n9999\nBIRD9\nB,SAF,1\n").replace(b'charset="utf-8"', b'charset="x-no-such"')
+    box = mailbox.mbox(tmp_path / "mbox")
+    box.add(odd)
+    box.add(_plain("thrush@example.org", "more", "CO-175\n9999\nBIRD9\nC,SAF,JPN,3\nCODE,SECRET77\nB,SAF,2 BIRD9\n",
+                   "<t1@example.org>"))
+    box.close()
+    assert main(["intake", str(game), str(tmp_path / "mbox")]) == 0
+    out = capsys.readouterr().out
+    assert "2 mail(s) filed for day 1, 0 refused" in out
+    folder = inbox_dir(game, 1)
+    assert (folder / "001-9999.txt").read_text(encoding="utf-8") == "CO-175\n9999\nBIRD9\nB,SAF,1\n"
+    receipt = (folder / "002-9999.receipt.txt").read_text(encoding="utf-8")
+    # `valid` is asked against the state now; a check failing is told, and the turn asks it again.
+    assert "refused as things stand: Japan is not adjacent to South Africa; checked again at the turn" in receipt
+    # Neither the access code nor a new one is written back.
+    assert "BIRD9" not in receipt and "SECRET77" not in receipt
+    assert "line 5: CODE,***" in receipt
+
+
+def test_intake_refuses_what_is_not_a_mailbox(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _game(tmp_path, COVERT)
+    (tmp_path / "plain").mkdir()
+    assert main(["intake", str(game), str(tmp_path / "plain")]) == 2
+    assert main(["intake", str(game), str(tmp_path / "nothing")]) == 2
+    err = capsys.readouterr().err
+    assert "not a Maildir" in err and "no such mailbox" in err
+
+
+def test_header_found_after_chatter_that_reads_like_its_first_line(tmp_path: Path) -> None:
+    game = GameFolder(_game(tmp_path, COVERT)).load_game()
+    from rulesdsl.game.intake import submission
+
+    # "CO-1" reads as the first header line, but no account and code follow it: the header is further down.
+    text = "CO-1 was fun\nCO-1\nthanks\n\nCO-175\n\n13579\nHEADS2\nB,SAF,9\n"
+    assert submission(text, game) == "CO-175\n\n13579\nHEADS2\nB,SAF,9\n"
