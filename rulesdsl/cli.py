@@ -213,7 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("orders", nargs="*")
     t.add_argument("--show", help="print the report of this account (or player name) after the turn")
     t.add_argument("--force", action="store_true",
-                   help="process the turn even if its mail holds orders already processed in an earlier turn "
+                   help="process the turn even if order files are given while `rulesdsl intake` has filed mail for it, "
+                        "if its mail holds orders already processed in an earlier turn "
                         "(or the same orders twice), or if every submission that names a game names another game")
     t.set_defaults(func=cmd_turn)
     return p

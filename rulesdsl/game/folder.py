@@ -363,18 +363,26 @@ class GameFolder:
         and no files, the files are the orders `rulesdsl intake` filed for the turn (game/intake.py), in
         the order received; intake knew each mail once already, so they are not compared with earlier turns.
 
-        Unless `force`, refused before anything is written: mail holding a file whose bytes were already
-        processed in an earlier turn (or twice in this mail), since the same mail given twice would make a
-        second turn; and mail whose headers name only other games (at least one), since it is most likely
-        another game's mail."""
+        Unless `force`, refused before anything is written: files given while intake has filed mail for
+        the turn, which would never be read; mail holding a file whose bytes were already processed in an
+        earlier turn (or twice in this mail), since the same mail given twice would make a second turn; and
+        mail whose headers name only other games (at least one), since it is most likely another game's
+        mail."""
         self.latest_turn()  # not a game folder: say so before making a lock file in it
         with GameLock(self.root / LOCK_NAME):
             # Under the lock, any staging folder is one a killed turn left (with access codes in it).
             remove_abandoned(self.turns_dir, ".turn-", locked=True)
-            if filed and not order_files:
-                from rulesdsl.game.intake import filed_orders
+            from rulesdsl.game.intake import filed_orders
 
-                return self._process_turn(filed_orders(self.root, self.latest_turn() + 1), force, compare=False)
+            waiting = filed_orders(self.root, self.latest_turn() + 1)
+            if filed and not order_files:
+                return self._process_turn(waiting, force, compare=False)
+            if waiting and not force:
+                # The next intake files for the turn after: mail filed for this one would never be read.
+                raise GameError(f"{len(waiting)} mail(s) filed by `rulesdsl intake` wait for this turn "
+                                f"({waiting[0].parent}); nothing was done. Run `rulesdsl turn {self.root}` "
+                                "without order files to process them, or use --force to process only the "
+                                "files given")
             return self._process_turn(order_files, force)
 
     def received(self) -> dict[str, tuple[int, str]]:

@@ -239,3 +239,14 @@ def test_header_found_after_chatter_that_reads_like_its_first_line(tmp_path: Pat
     # "CO-1" reads as the first header line, but no account and code follow it: the header is further down.
     text = "CO-1 was fun\nCO-1\nthanks\n\nCO-175\n\n13579\nHEADS2\nB,SAF,9\n"
     assert submission(text, game) == "CO-175\n\n13579\nHEADS2\nB,SAF,9\n"
+
+
+def test_order_files_given_while_mail_is_filed_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _game(tmp_path, COVERT)
+    intake(game, [_maildir(tmp_path / "Maildir", _covert_mails()[:1])])
+    other = ROOT / "examples" / "covert" / "day1" / "spectre.txt"
+    assert main(["turn", str(game), str(other)]) == 2
+    assert "1 mail(s) filed by `rulesdsl intake` wait for this turn" in capsys.readouterr().err
+    assert GameFolder(game).turn_numbers() == [0]
+    assert main(["turn", str(game), str(other), "--force"]) == 0
+    assert GameFolder(game).turn_numbers() == [0, 1]
