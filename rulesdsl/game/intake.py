@@ -96,11 +96,13 @@ class _HtmlText(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.skip = 0
+        self.pre = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("blockquote", "script", "style", "head"):
             self.skip += 1
         elif tag in _BLOCK_TAGS:
+            self.pre += tag == "pre"
             self.parts.append("\n")
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -111,12 +113,18 @@ class _HtmlText(HTMLParser):
         if tag in ("blockquote", "script", "style", "head"):
             self.skip = max(0, self.skip - 1)
         elif tag in _BLOCK_TAGS:
+            self.pre = max(0, self.pre - (tag == "pre"))
             self.parts.append("\n")
 
     def handle_data(self, data: str) -> None:
-        if not self.skip:
-            # Inside a block, a line break in the source is a space, as a browser shows it.
-            self.parts.append(data.replace("\r", " ").replace("\n", " ").replace("\xa0", " "))
+        if self.skip:
+            return
+        data = data.replace("\xa0", " ")
+        if self.pre:
+            self.parts.append(data.replace("\r\n", "\n").replace("\r", "\n"))
+        else:
+            # Outside <pre>, a line break in the source is a space, as a browser shows it.
+            self.parts.append(data.replace("\r", " ").replace("\n", " "))
 
 
 def html_text(html: str) -> str:
@@ -151,14 +159,20 @@ def body_text(msg: EmailMessage) -> str:
 
 
 def submission(text: str, game: Game) -> str:
-    """The submission in a mail's text: from the first line that reads as the first header line, without
-    quoted lines (`>`), and up to a signature (`-- `) or a forwarded or answered message."""
+    """The submission in a mail's text: from where its header starts (`_header_start`), without quoted
+    lines (`>`) and the line that introduces them ("On ... wrote:"), and up to a signature (`-- `) or a
+    forwarded or answered message."""
     lines = LINE_END.split(text.removeprefix("\ufeff"))
-    kept = []
+    kept: list[str] = []
     for line in lines:
         if (line.rstrip(" \t") in ("--", "-- ") and line.startswith("--")) or _ORIGINAL.match(line):
             break
         if line.lstrip(" \t").startswith(">"):
+            # A mail client's "On ..., X wrote:" before the quote is not an order either.
+            while kept and not kept[-1].strip():
+                kept.pop()
+            if kept and kept[-1].rstrip().endswith("wrote:"):
+                kept.pop()
             continue
         kept.append(line)
     start = _header_start(kept, game)

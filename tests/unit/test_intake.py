@@ -127,7 +127,7 @@ def test_intake_files_receipts_and_replies(tmp_path: Path, snapshot: SnapshotAss
     first = (folder / "001-13579.txt").read_text(encoding="utf-8")
     assert first == "CO-175\n13579\nHEADS2\nB,SAF,9\nB,EAF,6\nZ,SAF,3\nB,XYZ,4\n"
     assert (folder / "002-20408.txt").read_text(encoding="utf-8") == "CO-175\n20408\nALPHA789\nB,NAF,5\n"
-    assert (folder / "003-4321.txt").read_text(encoding="utf-8") == "CO-175\n4321\nINK8\nB,SAF,2\n\nMerci, " \
+    assert (folder / "003-4321.txt").read_text(encoding="utf-8") == "CO-175\n4321\nINK8\nB,SAF,2\nMerci, " \
         "\u00e0 bient\u00f4t\n"
     receipt = (folder / "001-13579.receipt.txt").read_text(encoding="utf-8")
     assert "HEADS2" not in receipt
@@ -250,3 +250,14 @@ def test_order_files_given_while_mail_is_filed_are_refused(tmp_path: Path, capsy
     assert GameFolder(game).turn_numbers() == [0]
     assert main(["turn", str(game), str(other), "--force"]) == 0
     assert GameFolder(game).turn_numbers() == [0, 1]
+
+
+def test_pre_keeps_its_lines_and_a_quote_its_introduction(tmp_path: Path) -> None:
+    msg = EmailMessage()
+    msg.set_content("<p>Hi</p><pre>CO-175\n13579\r\nHEADS2\nB,SAF,9</pre>", subtype="html")
+    assert body_text(msg) == "Hi\nCO-175\n13579\nHEADS2\nB,SAF,9"
+    game = GameFolder(_game(tmp_path, COVERT)).load_game()
+    from rulesdsl.game.intake import submission
+
+    text = "CO-175\n13579\nHEADS2\nB,SAF,9\n\nOn Mon, 23 Nov 2026, GM <gm@example.org> wrote:\n\n> report\n"
+    assert submission(text, game) == "CO-175\n13579\nHEADS2\nB,SAF,9\n"
