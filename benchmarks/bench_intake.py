@@ -10,11 +10,12 @@ second mail from every tenth player that replaces its first. Intake reads them a
 read, its receipt judged, its files written and synced), then once more (every mail known: nothing filed);
 then `rulesdsl turn GAMEDIR` runs the filed orders (GameFolder.process_turn(..., filed=True)).
 
-Figures on this machine (2 cores, Python 3.11, other jobs running), 100 players, seed 1:
-  intake of 110 mails: 3.25 s wall, 0.83 s CPU (110 filed; the wall is the files' syncs: four files and
-      the record synced per mail, so that a killed intake loses at most the mail it was filing)
-  intake again: 0.66 s wall, 0.47 s CPU (the state loaded, 110 already read)
-  turn 1 from the filed orders: 0.95 s wall (bench_warlord's turn 1 from files: 0.87 s)
+Figures on this machine (2 cores, Python 3.11, load average 5 from other jobs), 100 players, seed 1:
+  intake of 110 mails: 2.6 to 2.7 s wall, 0.9 s CPU (110 filed). The wall is the syncs: each mail's four
+      files synced together, then the outbox folder, then the record renamed into place and its folder
+      synced, so that a killed intake loses at most the mail it was filing (one file after another: 3.25 s)
+  intake again: 0.6 to 0.7 s wall, 0.45 s CPU (the state loaded; 110 already read)
+  turn 1 from the filed orders: 1.0 to 1.8 s wall, 1.0 s CPU, as bench_warlord's turn 1 from files
 """
 
 from __future__ import annotations

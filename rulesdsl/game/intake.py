@@ -25,6 +25,7 @@ import mailbox
 import os
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage, Message
@@ -371,7 +372,8 @@ def intake(root: Path, mailboxes: list[Path]) -> IntakeResult:
 
     folder = GameFolder(root)
     folder.latest_turn()
-    with GameLock(root / LOCK_NAME, "another `rulesdsl intake` or `rulesdsl turn` is running on this game"):
+    with (GameLock(root / LOCK_NAME, "another `rulesdsl intake` or `rulesdsl turn` is running on this game"),
+          ThreadPoolExecutor(max_workers=4) as pool):
         game = folder.load_game()
         if game.game_over:
             raise GameError(f"{root}: the game is over (turn {game.turn}); no more orders are filed")
@@ -387,6 +389,7 @@ def intake(root: Path, mailboxes: list[Path]) -> IntakeResult:
         result = IntakeResult(coming, unit)
         parser = BytesParser(policy=policy.default)
         title = f"{game.spec.title} {game.meta.get('id', '')}".strip()
+        writes: list[tuple[Path, bytes]] = []
         for path in mailboxes:
             for raw in read_mailbox(path):
                 msg = parser.parsebytes(raw)
@@ -405,17 +408,17 @@ def intake(root: Path, mailboxes: list[Path]) -> IntakeResult:
                 if mail.game is not None and not mail.game[1]:
                     # Another game's mail in a shared mailbox: not this game's to answer.
                     name = f"{seq:03d}-other-game.eml"
-                    write_file(box / name, raw)
+                    writes.append((box / name, raw))
                     entries.append(Entry(seq, OTHER_GAME, "-", ident, name))
                     result.other_game.append(f"mail {label} from {sender} is for game {mail.game[0]}")
                 elif mail.player is None or mail.notice is not None:
                     name = f"{seq:03d}-refused.eml"
-                    write_file(box / name, raw)
+                    writes.append((box / name, raw))
                     why = (mail.notice or "; ".join(mail.unrouted) or "no header").rstrip(".")
                     why = why.removeprefix(f"Your orders in {label} were not processed: ")
                     result.refused.append(f"mail {label} from {sender}: {why}")
                     out = root / OUTBOX / f"turn-{coming:03d}-{seq:03d}-refused.eml"
-                    write_file(out, _reply(msg, ident, "refused", REFUSED_TEXT))
+                    writes.append((out, _reply(msg, ident, "refused", REFUSED_TEXT)))
                     result.replies.append(out)
                     entries.append(Entry(seq, REFUSED, "-", ident, name))
                 else:
@@ -438,15 +441,18 @@ def intake(root: Path, mailboxes: list[Path]) -> IntakeResult:
                                f"Orders are carried out when {unit} {coming} is processed; what an order needs "
                                "then (its cost, limits, the state at that time) is checked at the turn, and "
                                "your report says what was done.\n")
-                    write_file(box / f"{base}.eml", raw)
-                    write_file(box / f"{base}.txt", text.encode("utf-8"))
-                    write_file(box / f"{base}.receipt.txt", receipt.encode("utf-8"))
+                    writes += [(box / f"{base}.eml", raw), (box / f"{base}.txt", text.encode("utf-8")),
+                               (box / f"{base}.receipt.txt", receipt.encode("utf-8"))]
                     out = root / OUTBOX / f"turn-{coming:03d}-{seq:03d}-receipt.eml"
-                    write_file(out, _reply(msg, ident, "receipt", receipt))
+                    writes.append((out, _reply(msg, ident, "receipt", receipt)))
                     result.replies.append(out)
                     result.filed.append((account, box / f"{base}.receipt.txt"))
                     entries.append(Entry(seq, FILED, account, ident, f"{base}.txt"))
-                # Recorded after each mail: a killed intake loses at most the mail it was filing.
+                # A mail's files are written and synced together (syncs issued at once share the file
+                # system's journal commits), its reply's folder synced, and only then recorded: a killed
+                # intake loses at most the mail it was filing, and a file not recorded is never read.
+                list(pool.map(lambda w: write_file(*w), writes))
+                writes.clear()
+                fsync_dir(root / OUTBOX)
                 _write_index(box, entries)
-        fsync_dir(root / OUTBOX)
         return result
