@@ -36,7 +36,7 @@ from pathlib import Path
 
 from rulesdsl.game.disk import LOCK_NAME, GameLock, fsync_dir, make_dir, write_file
 from rulesdsl.game.errors import GameError
-from rulesdsl.runtime.engine import Game, _ask
+from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.mail import LINE_END, Refusal, by_account
 from rulesdsl.runtime.orders import shown
 
@@ -330,8 +330,7 @@ def receipt_lines(game: Game, text: str) -> tuple[list[str], str | None]:
         else:
             reason = None
             try:
-                with game.doing(f'order "{got.text}" of {player.name}'):
-                    reason = _ask(got.spec.valid, game, player, got.rec)
+                reason = game.judge_now(got.spec, got.rec)
             except Exception:
                 reason = None  # it depends on what the turn does first: the turn judges it
             when = "carried out at the turn, as its mail is read" if kind == "personal" else \

@@ -261,3 +261,14 @@ def test_pre_keeps_its_lines_and_a_quote_its_introduction(tmp_path: Path) -> Non
 
     text = "CO-175\n13579\nHEADS2\nB,SAF,9\n\nOn Mon, 23 Nov 2026, GM <gm@example.org> wrote:\n\n> report\n"
     assert submission(text, game) == "CO-175\n13579\nHEADS2\nB,SAF,9\n"
+
+
+def test_warlord_receipt_tells_a_division_missing_now(tmp_path: Path) -> None:
+    movement = ROOT / "tests" / "golden" / "warlord" / "movement"
+    GameFolder.create(ROOT / "rulesets" / "warlord.rules", tmp_path / "game", movement / "scenario.yaml", None)
+    orders = (movement / "turn-1" / "01-ann.txt").read_text(encoding="utf-8")
+    result = intake(tmp_path / "game", [_maildir(tmp_path / "Maildir", [
+        _plain("ann@example.org", "orders", f"Hello\n{orders}A 99 3\n", "<a@example.org>")])])
+    receipt = result.filed[0][1].read_text(encoding="utf-8")
+    assert "A 99 3\n      refused as things stand: you have no division 99; checked again at the turn" in receipt
+    assert "A 1 00503\n      accepted; will be checked at the turn" in receipt
