@@ -272,3 +272,14 @@ def test_warlord_receipt_tells_a_division_missing_now(tmp_path: Path) -> None:
     receipt = result.filed[0][1].read_text(encoding="utf-8")
     assert "A 99 3\n      refused as things stand: you have no division 99; checked again at the turn" in receipt
     assert "A 1 00503\n      accepted; will be checked at the turn" in receipt
+
+
+def test_intake_is_deterministic(tmp_path: Path) -> None:
+    mails = _covert_mails()
+    trees = []
+    for name in ("a", "b"):
+        game = _game(tmp_path, COVERT, name)
+        intake(game, [_maildir(tmp_path / f"Maildir-{name}", mails)])
+        trees.append({k: v for k, v in _tree(game).items() if k.startswith(("inbox", "outbox"))})
+    assert trees[0] == trees[1]
+    assert len(trees[0]) == 20
