@@ -389,6 +389,7 @@ def intake(root: Path, mailboxes: list[Path]) -> IntakeResult:
         parser = BytesParser(policy=policy.default)
         title = f"{game.spec.title} {game.meta.get('id', '')}".strip()
         writes: list[tuple[Path, bytes]] = []
+        seq = _next_seq(box, entries) - 1
         for path in mailboxes:
             for raw in read_mailbox(path):
                 msg = parser.parsebytes(raw)
@@ -398,7 +399,7 @@ def intake(root: Path, mailboxes: list[Path]) -> IntakeResult:
                     result.duplicates += 1
                     continue
                 seen.add(ident)
-                seq = _next_seq(box, entries)
+                seq += 1
                 text = submission(body_text(msg), game)
                 label = f"{seq:03d}"
                 mail = game.mail.read(label, text, by_account(game.all_players), str(game.meta.get("number", "")),
