@@ -283,3 +283,14 @@ def test_intake_is_deterministic(tmp_path: Path) -> None:
         trees.append({k: v for k, v in _tree(game).items() if k.startswith(("inbox", "outbox"))})
     assert trees[0] == trees[1]
     assert len(trees[0]) == 20
+
+
+def test_files_a_killed_intake_left_unrecorded_are_never_read_nor_written_over(tmp_path: Path) -> None:
+    game = _game(tmp_path, COVERT)
+    folder = inbox_dir(game, 1)
+    folder.mkdir(parents=True)
+    (folder / "001-13579.txt").write_bytes(b"half")
+    (folder / f".{'intake.tsv'}.tmp").write_bytes(b"half")
+    intake(game, [_maildir(tmp_path / "Maildir", _covert_mails()[1:2])])
+    assert [p.name for p in filed_orders(game, 1)] == ["002-20408.txt"]
+    assert (folder / "001-13579.txt").read_bytes() == b"half"
