@@ -192,6 +192,7 @@ def test_later_mail_adds(tmp_path: Path) -> None:
     text = COVERT.read_text(encoding="utf-8").replace("  pay from cash\n", "  pay from cash\n  later mail adds\n")
     (rules / "covert.rules").write_text(text, encoding="utf-8")
     shutil.copy(COVERT.with_name("covert.report.j2"), rules)
+    shutil.copy(COVERT.with_name("covert.report.html.j2"), rules)
     GameFolder.create(rules / "covert.rules", tmp_path / "game", ROOT / "examples" / "covert" / "scenario.yaml",
                       None)
     game = tmp_path / "game"
