@@ -569,15 +569,19 @@ def halts_in_effects(c: Checking) -> None:
                                   notes=[f"the `halt` is at {halting[s.proc].span}"])
 
 
-_CHANGES = (ir.Assign, ir.Add, ir.Remove, ir.Clear, ir.CallProc, ir.News, ir.Tell)
+# `new` and `destroy` change the game as an assignment does: a `fail` after them would leave the instance
+# made (or gone) while the player reads that the order failed.
+_CHANGES = (ir.Assign, ir.Add, ir.Remove, ir.Clear, ir.CallProc, ir.News, ir.Tell, ir.NewStmt, ir.Destroy)
 
 
-def _calls_procedure(s: ir.Stmt) -> bool:
-    """A statement that asks a procedure for its value (`let r = fight(s)`), which may change the game."""
+def _changes_in_expressions(s: ir.Stmt) -> bool:
+    """A statement whose expressions change the game: one that asks a procedure for its value (`let r =
+    fight(s)`), which may change it, or makes an instance (`let d = new Division(...)`)."""
     heads: tuple[object, ...] = (
         tuple(c for c, _ in s.branches) if isinstance(s, ir.If) else (s.source, s.where) if isinstance(s, ir.For)
         else (s.cond,) if isinstance(s, ir.While) else (s,))
-    return any(isinstance(x, ir.CallProcValue) for h in heads if isinstance(h, ir.Node) for x in ir.walk(h))
+    return any(isinstance(x, (ir.CallProcValue, ir.New)) for h in heads if isinstance(h, ir.Node)
+               for x in ir.walk(h))
 
 
 def _fail_after_change(env: Env, stmts: tuple[ir.Stmt, ...], changed: bool) -> bool:
@@ -587,16 +591,16 @@ def _fail_after_change(env: Env, stmts: tuple[ir.Stmt, ...], changed: bool) -> b
             assert s.span is not None
             env.diags.error(s.span, "E0418", "`fail` after a change: the order fails but the change stays",
                             help="check the condition first, with `require` or before any change")
-        elif isinstance(s, _CHANGES) or (_calls_procedure(s) and not isinstance(s, (ir.If, ir.For, ir.While))):
+        elif isinstance(s, _CHANGES) or (_changes_in_expressions(s) and not isinstance(s, (ir.If, ir.For, ir.While))):
             changed = True
         elif isinstance(s, ir.If):
-            changed = changed or _calls_procedure(s)
+            changed = changed or _changes_in_expressions(s)
             branches = [_fail_after_change(env, body, changed) for _, body in s.branches]
             if s.otherwise is not None:
                 branches.append(_fail_after_change(env, s.otherwise, changed))
             changed = changed or any(branches)
         elif isinstance(s, (ir.For, ir.While)):
-            changed = changed or _calls_procedure(s)
+            changed = changed or _changes_in_expressions(s)
             # A later round of the loop comes after the changes of an earlier one.
             body_changes = _fail_after_change(env, s.body, changed)
             if body_changes and not changed:
