@@ -74,7 +74,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         return 2
     scenario = Path(args.scenario) if args.scenario else None
     folder = GameFolder.create(rules, Path(args.gamedir), scenario, args.seed)
-    game = folder.load_game()
+    game = folder.started if folder.started is not None else folder.load_game()
     # The game is made: as for a turn, a summary that cannot be printed does not make the command fail.
     try:
         start = folder.turns_dir / turn_name(game.turn)

@@ -326,6 +326,33 @@ def test_new_lists_the_starting_reports_and_shows_one(tmp_path: Path, capsys: py
     assert "Position:          Bob" in out and "Position:          Ann" not in out
 
 
+
+def test_new_prints_its_summary_without_reading_the_game_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `rulesdsl new` read the state it had just written a second time to print its summary."""
+    reads: list[Path] = []
+    load_game = GameFolder.load_game
+
+    def counted(self: GameFolder) -> Any:
+        reads.append(self.root)
+        return load_game(self)
+
+    monkeypatch.setattr(GameFolder, "load_game", counted)
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(PLAYERS.replace('code: C3}', 'code: C3, active: false}'), encoding="utf-8")
+    game = tmp_path / "game"
+    assert main(["new", str(COVERT), str(game), "--scenario", str(scenario)]) == 0
+    assert len(reads) == 1, reads  # the read that makes the starting reports, in the folder being made
+    start = game / "turns" / "turn-000"
+    made = GameFolder(game).load_game()
+    # The summary, byte for byte: every player counted, the reports of those who get one.
+    assert capsys.readouterr().out == (
+        f"{made.spec.title} {made.meta.get('id', '')}: a new game in {game} with 3 players.\n"
+        f"{game}: 2 starting report(s), turn 0:\n"
+        f"  {start / 'reports' / '1-ann.txt'}  (Ann)\n"
+        f"  {start / 'reports' / '2-bob.txt'}  (Bob)\n"
+        f"  starting state: {start / 'state.yaml'}\n")
+
 def test_new_warns_when_there_is_no_report_to_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     scenario = tmp_path / "scenario.yaml"
     scenario.write_text(PLAYERS, encoding="utf-8")
