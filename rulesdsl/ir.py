@@ -541,6 +541,9 @@ class Arg(Node):
     low: Expr | None
     high: Expr | None
     digits: bool = False  # `digits A..B`: a run of digits, a list of int, each from low to high
+    # For `digits`: for each bound (low, high), the parameters that alone decide it (() for a literal), or
+    # None for a bound that reads the game's state. Checked when a game starts (RulesetSpec's ArgSpec).
+    decided_by: tuple[tuple[str, ...] | None, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -196,7 +196,23 @@ def _digits_arg(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:
     if low is not None and high is not None and 0 <= high < low <= 9:
         env.diags.error(a.span, "E0420", f"`{a.name}` can never be given: no digit is at least {low} and at most "
                         f"{high}", help=f"write the smaller bound first: `{a.name}: digits {high}..{low}`")
-    return ir.Arg(a.name, T.ListT(T.INT), bounds[0], bounds[1], digits=True, span=a.span)
+    return ir.Arg(a.name, T.ListT(T.INT), bounds[0], bounds[1], digits=True, span=a.span,
+                  decided_by=tuple(_decided_by(b) for b in bounds))
+
+
+# What a bound may hold and still be fixed for the whole game once the scenario's parameters are known.
+_FIXED = (ir.Const, ir.ParamRef, ir.BinOp, ir.UnaryOp, ir.Cond)
+_FIXED_BUILTINS = frozenset({"min", "max", "clamp", "abs", "round", "floor", "ceil"})
+
+
+def _decided_by(e: ir.Expr) -> tuple[str, ...] | None:
+    """The parameters that alone decide a bound, in the order written (() for a literal); None when the bound
+    reads the game's state (a world field, a table, a function), which may change as the game is played: only
+    a bound fixed for the whole game can be judged once, when the game starts."""
+    nodes = list(ir.walk(e))
+    if not all(isinstance(x, _FIXED) or (isinstance(x, ir.Builtin) and x.func in _FIXED_BUILTINS) for x in nodes):
+        return None
+    return tuple(dict.fromkeys(x.name for x in nodes if isinstance(x, ir.ParamRef)))
 
 
 def _arg_type(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:

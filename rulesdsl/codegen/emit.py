@@ -1177,7 +1177,9 @@ class Emitter:
             lo = f"lambda g: {self.ex(a.low)}" if a.low is not None else "None"
             hi = f"lambda g: {self.ex(a.high)}" if a.high is not None else "None"
             ty = ("digits",) if a.digits else type_desc(a.ty)
-            args.append(f"ArgSpec(name={a.name!r}, type={ty!r}, low={lo}, high={hi})")
+            # Only where a parameter sets a bound: other modules read as before.
+            decided = f", decided_by={a.decided_by!r}" if any(a.decided_by or ()) else ""
+            args.append(f"ArgSpec(name={a.name!r}, type={ty!r}, low={lo}, high={hi}{decided})")
         bounds = [b.line for a in o.args for b in (a.low, a.high) if b is not None]
         w.line(f"OrderSpec(name={o.name!r}, kind={o.kind!r}, pattern={o.pattern!r}, "
                f"args=({', '.join(args)}{',' if len(args) == 1 else ''}),", bounds[0] if bounds else None)

@@ -76,6 +76,10 @@ class ArgSpec:
     type: TypeDesc
     low: Fn | None = None  # low(g) -> bound
     high: Fn | None = None
+    # `digits` only, and only where a parameter sets a bound: for each bound (low, high), the parameters that
+    # alone decide it (() for a literal), or None for a bound that reads the game's state. A game's start
+    # checks the bounds that parameters decide (runtime/state.py).
+    decided_by: tuple[tuple[str, ...] | None, ...] = ()
 
 
 @dataclass(frozen=True)
