@@ -140,6 +140,9 @@ def main() -> None:
     ap.add_argument("--divisions", type=int, default=0,
                     help="divisions in all after the start: the others are added to the starting state, "
                          "spread over the players' homes (their order lines grow with them)")
+    ap.add_argument("--goals", action="store_true",
+                    help="A orders to a sector up to 8 columns and rows away (a route search each, and a failed "
+                         "order where none reaches it), not in a direction")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
@@ -159,13 +162,22 @@ def main() -> None:
             division = state["Division"]
             cols = division["columns"]
             units: dict[str, list[int]] = {}
+            at: dict[tuple[str, int], str] = {}
             for row in division["rows"]:
                 rec = dict(zip(cols, row, strict=True))
                 units.setdefault(str(rec["owner"]), []).append(int(rec["number"]))
+                at[str(rec["owner"]), int(rec["number"])] = str(rec["sector"])
             mail = []
             for i in range(1, args.players + 1):
                 lines = ["WL-1", f"{i} C{i}"]
-                lines += [f"A {n} {rng.randint(1, 8)}" for n in units.get(str(i), [])]
+                if args.goals:
+                    for n in units.get(str(i), []):
+                        s = at[str(i), n]
+                        col = (int(s[:3]) + rng.randint(-8, 8)) % 320
+                        row = min(98, max(0, int(s[3:]) + rng.randint(-8, 8)))
+                        lines.append(f"A {n} {col:03d}{row:02d}")
+                else:
+                    lines += [f"A {n} {rng.randint(1, 8)}" for n in units.get(str(i), [])]
                 if turn == 1:
                     lines += [f"C {i} 1"] * 3
                 path = base / f"mail-{turn}-{i}.txt"

@@ -1,4 +1,4 @@
-"""Command line -> the compiler and the game folder: check, compile, new, turn, status, rollback, gm."""
+"""Command line -> the compiler and the game folder: check, compile, new, intake, turn, status, rollback, gm."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         return 2
     scenario = Path(args.scenario) if args.scenario else None
     folder = GameFolder.create(rules, Path(args.gamedir), scenario, args.seed)
-    game = folder.load_game()
+    game = folder.started if folder.started is not None else folder.load_game()
     # The game is made: as for a turn, a summary that cannot be printed does not make the command fail.
     try:
         start = folder.turns_dir / turn_name(game.turn)
@@ -100,6 +100,7 @@ def cmd_new(args: argparse.Namespace) -> int:
 
 def cmd_turn(args: argparse.Namespace) -> int:
     folder = GameFolder(Path(args.gamedir))
+    # No files: the orders `rulesdsl intake` filed for the turn (and the GM's).
     orders = [Path(f) for f in args.orders] if args.orders else None
     result = folder.process_turn(orders, force=args.force, dry_run=args.dry_run)
     if result.dry_run:
@@ -118,6 +119,24 @@ def cmd_turn(args: argparse.Namespace) -> int:
         _silence_stdout()
         _warn(f"warning: turn {result.turn} was committed ({result.folder}), but printing its summary failed "
               f"({_why(e)}); do not run this turn again")
+    return 0
+
+
+def cmd_intake(args: argparse.Namespace) -> int:
+    from rulesdsl.game.intake import intake
+
+    result = intake(Path(args.gamedir), [Path(m) for m in args.mailboxes])
+    unit = f"{result.unit} {result.turn}"
+    print(f"{args.gamedir}: {len(result.filed)} mail(s) filed for {unit}, {len(result.refused)} refused, "
+          f"{len(result.other_game)} for another game, {result.duplicates} already read")
+    for account, receipt in result.filed:
+        print(f"  {receipt}  ({account})")
+    for why in result.refused:
+        print(f"warning: {why}; answered without a word about the game", file=sys.stderr)
+    for why in result.other_game:
+        print(f"warning: {why}; left alone", file=sys.stderr)
+    if result.replies:
+        print(f"  {len(result.replies)} reply(ies) in {Path(args.gamedir) / 'outbox'}")
     return 0
 
 
@@ -244,12 +263,18 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("--seed", type=int)
     n.add_argument("--show", help="print the starting report of this account (or player name)")
     n.set_defaults(func=cmd_new)
-    t = sub.add_parser("turn", help="process the next turn from the players' order files")
+    m = sub.add_parser("intake", help="file the orders mailed for the coming turn, with a receipt for each mail")
+    m.add_argument("gamedir")
+    m.add_argument("mailboxes", nargs="+", metavar="MAILBOX", help="a Maildir folder or an mbox file")
+    m.set_defaults(func=cmd_intake)
+    t = sub.add_parser("turn", help="process the next turn from the players' order files, or with none "
+                                    "the orders `rulesdsl intake` filed")
     t.add_argument("gamedir")
     t.add_argument("orders", nargs="*")
     t.add_argument("--show", help="print the report of this account (or player name) after the turn")
     t.add_argument("--force", action="store_true",
-                   help="process the turn even if its mail holds orders already processed in an earlier turn "
+                   help="process the turn even if order files are given while `rulesdsl intake` has filed mail for "
+                        "it, if its mail holds orders already processed in an earlier turn "
                         "(or the same orders twice), or if every submission that names a game names another game; "
                         "with no files named, even if no orders are filed or more positions than game.yaml's "
                         "no_orders_limit sent none")

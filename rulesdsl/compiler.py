@@ -85,7 +85,7 @@ def compiler_fingerprint() -> str:
     return h.hexdigest()
 
 
-_TEMPLATE_NAME = re.compile(rb'^\s*template\s+"([^"]+)"', re.MULTILINE)
+_TEMPLATE_NAME = re.compile(rb'^\s*(?:template|html)\s+"([^"]+)"', re.MULTILINE)
 
 
 def content_hash(path: Path) -> str:

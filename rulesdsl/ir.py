@@ -531,6 +531,7 @@ class OrderPolicy(Node):
     new_limit: int | None = None
     pay_field: str | None = None
     groups: tuple[Group, ...] = ()
+    later_mail: str = "replaces"  # what a player's later mail of a turn does to the earlier: replaces, adds
 
 
 @dataclass(frozen=True)
@@ -540,6 +541,9 @@ class Arg(Node):
     low: Expr | None
     high: Expr | None
     digits: bool = False  # `digits A..B`: a run of digits, a list of int, each from low to high
+    # For `digits`: for each bound (low, high), the parameters that alone decide it (() for a literal), or
+    # None for a bound that reads the game's state. Checked when a game starts (RulesetSpec's ArgSpec).
+    decided_by: tuple[tuple[str, ...] | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -586,6 +590,8 @@ class Report(Node):
     template: str
     template_name: str
     line: int
+    html: str = ""  # the HTML template's text; "": the default page
+    html_name: str = ""
 
 
 @dataclass(frozen=True)

@@ -471,7 +471,7 @@ class ProcedureDecl(Decl):
 @dataclass(frozen=True)
 class OrdersSetting:
     span: Span
-    kind: str  # header, budget, limit, new_limit, group, pay
+    kind: str  # header, budget, limit, new_limit, group, pay, later_mail
     strings: tuple[str, ...] = ()
     name: str = ""
     exprs: tuple[Expr, ...] = ()
@@ -558,6 +558,8 @@ class ReportDecl(Decl):
     fields: tuple[ReportField, ...]
     template: str | None
     template_span: Span | None
+    html: str | None = None  # the HTML page's template; None: the default page
+    html_span: Span | None = None
 
 
 @dataclass(frozen=True)

@@ -402,6 +402,10 @@ class _Builder(Transformer[Any, Any]):
         return n.OrdersSetting(self.span(meta), "group", name=str(group), exprs=(e,), reason=self.text(reason))
 
     @v_args(meta=True, inline=True)
+    def set_later_mail(self, meta: Any, how: Token) -> n.OrdersSetting:
+        return n.OrdersSetting(self.span(meta), "later_mail", name=str(how))
+
+    @v_args(meta=True, inline=True)
     def set_pay(self, meta: Any, name: Token) -> n.OrdersSetting:
         return n.OrdersSetting(self.span(meta), "pay", name=str(name))
 
@@ -533,11 +537,14 @@ class _Builder(Transformer[Any, Any]):
     @v_args(meta=True, inline=True)
     def report_decl(self, meta: Any, *items: Any) -> n.ReportDecl:
         fields = tuple(i for i in items if isinstance(i, n.ReportField))
-        templates = [i for i in items if isinstance(i, tuple)]
-        tpl, tspan = (templates[0] if templates else (None, None))
-        for extra in templates[1:]:
-            self.errors.append(Diagnostic(extra[1], "E0106", "a report has one `template`"))
-        return n.ReportDecl(self.span(meta), "report", fields, tpl, tspan)
+        templates = [i for i in items if isinstance(i, tuple) and i[0] == "template"]
+        pages = [i for i in items if isinstance(i, tuple) and i[0] == "html"]
+        tpl, tspan = (templates[0][1:] if templates else (None, None))
+        html, hspan = (pages[0][1:] if pages else (None, None))
+        for kind, extras in (("template", templates[1:]), ("html", pages[1:])):
+            for extra in extras:
+                self.errors.append(Diagnostic(extra[2], "E0106", f"a report has one `{kind}`"))
+        return n.ReportDecl(self.span(meta), "report", fields, tpl, tspan, html, hspan)
 
     @v_args(inline=True)
     def report_name(self, tok: Token) -> Token:
@@ -552,8 +559,12 @@ class _Builder(Transformer[Any, Any]):
         return n.ReportField(self.span(meta), str(name), value)
 
     @v_args(inline=True)
-    def report_template(self, tok: Token) -> tuple[str, Span]:
-        return (_unquote(str(tok)), self.tspan(tok))
+    def report_template(self, tok: Token) -> tuple[str, str, Span]:
+        return ("template", _unquote(str(tok)), self.tspan(tok))
+
+    @v_args(inline=True)
+    def report_html(self, tok: Token) -> tuple[str, str, Span]:
+        return ("html", _unquote(str(tok)), self.tspan(tok))
 
     @v_args(meta=True, inline=True)
     def victory_decl(self, meta: Any, name: Token, var: Token, when: n.Expr, held: n.Expr | None,

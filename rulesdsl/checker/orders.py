@@ -38,6 +38,7 @@ def _policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
     header: tuple[str, ...] = ()
     budget, start, plus, limit, new_limit, pay = None, 0, 0, None, None, None
     groups: list[ir.Group] = []
+    later_mail = "replaces"
     if env.orders and not any(s.kind == "header" for s in settings):
         env.diags.error(decls[0].span, "E0416", "the `orders` block needs a `header` saying how a player's "
                         "submission starts", help='like `header "{account}", "{code}"`')
@@ -95,7 +96,10 @@ def _policy(env: Env, checker: ExprChecker, module: n.Module) -> ir.OrderPolicy:
                 env.diags.error(s.span, "E0404", f"`pay from {s.name}` needs a player field `{s.name}: money`",
                                 help=suggest(s.name, env.player_fields))
             pay = s.name
-    return ir.OrderPolicy(header, budget, start, plus, limit, new_limit, pay, tuple(groups), span=decls[0].span)
+        elif s.kind == "later_mail":
+            later_mail = s.name
+    return ir.OrderPolicy(header, budget, start, plus, limit, new_limit, pay, tuple(groups), later_mail,
+                          span=decls[0].span)
 
 
 # What ends the word that holds `{game}` in a header line: the separators of a syntax, or a placeholder.
@@ -192,7 +196,23 @@ def _digits_arg(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:
     if low is not None and high is not None and 0 <= high < low <= 9:
         env.diags.error(a.span, "E0420", f"`{a.name}` can never be given: no digit is at least {low} and at most "
                         f"{high}", help=f"write the smaller bound first: `{a.name}: digits {high}..{low}`")
-    return ir.Arg(a.name, T.ListT(T.INT), bounds[0], bounds[1], digits=True, span=a.span)
+    return ir.Arg(a.name, T.ListT(T.INT), bounds[0], bounds[1], digits=True, span=a.span,
+                  decided_by=tuple(_decided_by(b) for b in bounds))
+
+
+# What a bound may hold and still be fixed for the whole game once the scenario's parameters are known.
+_FIXED = (ir.Const, ir.ParamRef, ir.BinOp, ir.UnaryOp, ir.Cond)
+_FIXED_BUILTINS = frozenset({"min", "max", "clamp", "abs", "round", "floor", "ceil"})
+
+
+def _decided_by(e: ir.Expr) -> tuple[str, ...] | None:
+    """The parameters that alone decide a bound, in the order written (() for a literal); None when the bound
+    reads the game's state (a world field, a table, a function), which may change as the game is played: only
+    a bound fixed for the whole game can be judged once, when the game starts."""
+    nodes = list(ir.walk(e))
+    if not all(isinstance(x, _FIXED) or (isinstance(x, ir.Builtin) and x.func in _FIXED_BUILTINS) for x in nodes):
+        return None
+    return tuple(dict.fromkeys(x.name for x in nodes if isinstance(x, ir.ParamRef)))
 
 
 def _arg_type(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:
@@ -570,15 +590,19 @@ def halts_in_effects(c: Checking) -> None:
                                   notes=[f"the `halt` is at {halting[s.proc].span}"])
 
 
-_CHANGES = (ir.Assign, ir.Add, ir.Remove, ir.Clear, ir.CallProc, ir.News, ir.Tell)
+# `new` and `destroy` change the game as an assignment does: a `fail` after them would leave the instance
+# made (or gone) while the player reads that the order failed.
+_CHANGES = (ir.Assign, ir.Add, ir.Remove, ir.Clear, ir.CallProc, ir.News, ir.Tell, ir.NewStmt, ir.Destroy)
 
 
-def _calls_procedure(s: ir.Stmt) -> bool:
-    """A statement that asks a procedure for its value (`let r = fight(s)`), which may change the game."""
+def _changes_in_expressions(s: ir.Stmt) -> bool:
+    """A statement whose expressions change the game: one that asks a procedure for its value (`let r =
+    fight(s)`), which may change it, or makes an instance (`let d = new Division(...)`)."""
     heads: tuple[object, ...] = (
         tuple(c for c, _ in s.branches) if isinstance(s, ir.If) else (s.source, s.where) if isinstance(s, ir.For)
         else (s.cond,) if isinstance(s, ir.While) else (s,))
-    return any(isinstance(x, ir.CallProcValue) for h in heads if isinstance(h, ir.Node) for x in ir.walk(h))
+    return any(isinstance(x, (ir.CallProcValue, ir.New)) for h in heads if isinstance(h, ir.Node)
+               for x in ir.walk(h))
 
 
 def _fail_after_change(env: Env, stmts: tuple[ir.Stmt, ...], changed: bool) -> bool:
@@ -588,16 +612,16 @@ def _fail_after_change(env: Env, stmts: tuple[ir.Stmt, ...], changed: bool) -> b
             assert s.span is not None
             env.diags.error(s.span, "E0418", "`fail` after a change: the order fails but the change stays",
                             help="check the condition first, with `require` or before any change")
-        elif isinstance(s, _CHANGES) or (_calls_procedure(s) and not isinstance(s, (ir.If, ir.For, ir.While))):
+        elif isinstance(s, _CHANGES) or (_changes_in_expressions(s) and not isinstance(s, (ir.If, ir.For, ir.While))):
             changed = True
         elif isinstance(s, ir.If):
-            changed = changed or _calls_procedure(s)
+            changed = changed or _changes_in_expressions(s)
             branches = [_fail_after_change(env, body, changed) for _, body in s.branches]
             if s.otherwise is not None:
                 branches.append(_fail_after_change(env, s.otherwise, changed))
             changed = changed or any(branches)
         elif isinstance(s, (ir.For, ir.While)):
-            changed = changed or _calls_procedure(s)
+            changed = changed or _changes_in_expressions(s)
             # A later round of the loop comes after the changes of an earlier one.
             body_changes = _fail_after_change(env, s.body, changed)
             if body_changes and not changed:

@@ -19,6 +19,7 @@ from rulesdsl.checker.env import Context, Env, Scope, ThingInfo, suggest
 from rulesdsl.checker.exprs import ExprChecker
 from rulesdsl.checker.state import Checking, TemplateLoader
 from rulesdsl.runtime import report as runtime_report
+from rulesdsl.runtime.html import html_env
 from rulesdsl.runtime.report import template_env, unsafe_attribute
 from rulesdsl.source import Source, Span, plain_file_name
 
@@ -119,13 +120,35 @@ def _report(env: Env, checker: ExprChecker, module: n.Module, load: TemplateLoad
                         help="templates are looked up next to the .rules file")
         return ir.Report(tuple(fields), "", d.template, d.span.line, span=d.span)
     display, text = loaded
-    _check_template(env, display, text, {**BUILTIN_FIELDS, **{k: T.concrete(v.ty) for k, v in fields}},
-                    d.template_span)
-    return ir.Report(tuple(fields), text, display, d.span.line, span=d.span)
+    known = {**BUILTIN_FIELDS, **{k: T.concrete(v.ty) for k, v in fields}}
+    _check_template(env, display, text, known, d.template_span)
+    html, html_name = _html(env, d, load, known)
+    return ir.Report(tuple(fields), text, display, d.span.line, html, html_name, span=d.span)
 
 
-def _check_template(env: Env, name: str, text: str, known: dict[str, T.Ty], span: Span) -> None:
-    jenv = template_env()
+def _html(env: Env, d: n.ReportDecl, load: TemplateLoader, known: dict[str, T.Ty]) -> tuple[str, str]:
+    """The `html "FILE"` of a report: its text and name, checked as the text template is (the same codes: a
+    designer meets one set of rules for both); ("", "") for none, or when it cannot be read."""
+    if d.html is None or d.html_span is None:
+        return "", ""
+    if not plain_file_name(d.html):
+        env.diags.error(d.html_span, "E0510", f"template `{d.html}` is not a file in the ruleset's "
+                        "folder: a game copies only the files next to the .rules file",
+                        help=_plain_hint(d.html).replace("template \"", "html \"").replace(".j2", ".html.j2"))
+        return "", ""
+    loaded = load(d.html)
+    if loaded is None:
+        env.diags.error(d.html_span, "E0504", f"template file `{d.html}` not found",
+                        help="templates are looked up next to the .rules file")
+        return "", ""
+    display, text = loaded
+    _check_template(env, display, text, known, d.html_span, html_env())
+    return text, display
+
+
+def _check_template(env: Env, name: str, text: str, known: dict[str, T.Ty], span: Span,
+                    jenv: jinja2.Environment | None = None) -> None:
+    jenv = jenv or template_env()
     toks = _Tokens(jenv, name, text)
     parser: Parser | None = None
     try:

@@ -1091,6 +1091,9 @@ class Emitter:
                     specs = [f"GroupSpec(name={g.name!r}, limit={g.limit!r}, reason={names.group(g.name)})"
                              for g in pol.groups]
                     groups = f", groups=({', '.join(specs)}{',' if len(specs) == 1 else ''})"
+                # Written only when not the default, so the modules of rulesets without it stay as they were.
+                if pol.later_mail != "replaces":
+                    groups += f", later_mail={pol.later_mail!r}"
                 # The runtime reads and sets these two fields by their Python attribute.
                 w.line(f"policy=PolicySpec(header={pol.header!r}, budget_field={pol.budget_field!r}, "
                        f"budget_start={pol.budget_start!r}, budget_plus={pol.budget_plus!r}, limit={pol.limit!r}, "
@@ -1133,6 +1136,10 @@ class Emitter:
                 rep = p.report
                 w.line(f"template={(rep.template if rep else '')!r},")
                 w.line(f"template_name={(rep.template_name if rep else '')!r},")
+                if rep is not None and rep.html_name:
+                    # Only a ruleset with an HTML template names it, so other modules read the same.
+                    w.line(f"html={rep.html!r},")
+                    w.line(f"html_name={rep.html_name!r},")
                 w.line(f"report_schema={_pyjson(p.report_schema)},")
                 w.line(f"state_schema={_pyjson(p.state_schema)},")
                 w.line("line_map=line_map,")
@@ -1170,7 +1177,9 @@ class Emitter:
             lo = f"lambda g: {self.ex(a.low)}" if a.low is not None else "None"
             hi = f"lambda g: {self.ex(a.high)}" if a.high is not None else "None"
             ty = ("digits",) if a.digits else type_desc(a.ty)
-            args.append(f"ArgSpec(name={a.name!r}, type={ty!r}, low={lo}, high={hi})")
+            # Only where a parameter sets a bound: other modules read as before.
+            decided = f", decided_by={a.decided_by!r}" if any(a.decided_by or ()) else ""
+            args.append(f"ArgSpec(name={a.name!r}, type={ty!r}, low={lo}, high={hi}{decided})")
         bounds = [b.line for a in o.args for b in (a.low, a.high) if b is not None]
         w.line(f"OrderSpec(name={o.name!r}, kind={o.kind!r}, pattern={o.pattern!r}, "
                f"args=({', '.join(args)}{',' if len(args) == 1 else ''}),", bounds[0] if bounds else None)

@@ -131,7 +131,8 @@ class GameLock:
     """An exclusive lock on `path` (fcntl.flock), held until exit; refused at once when another process
     holds it. The file is never removed: removing a lock file lets two processes lock different files."""
 
-    def __init__(self, path: Path, what: str = "another `rulesdsl turn` is running on this game") -> None:
+    def __init__(self, path: Path,
+                 what: str = "another `rulesdsl turn` or `rulesdsl intake` is running on this game") -> None:
         self.path = path
         self.what = what
         self.fd = -1

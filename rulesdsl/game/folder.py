@@ -2,17 +2,18 @@
 
 Layout of GAMEDIR:
     game.yaml                 which ruleset (a copy lives in rules/), made once by `new`
-    rulesdsl.lock             locked (fcntl.flock) by a `turn` from start to end: one turn at a time
+    rulesdsl.lock             locked (fcntl.flock) by a `turn` or an `intake` from start to end: one at a time
+    inbox/, outbox/           mail filed by `rulesdsl intake` for the coming turn, and replies (game/intake.py)
     rules/                    the ruleset and its templates, as the game was started with them
     turns/turn-000/           the starting state.yaml, and reports/ (each player's starting position,
                               written as a turn writes its reports); a scenario that starts the game at
                               a later turn (`turn: 19`) has its starting state in that turn's folder
     turns/turn-NNN/           one folder per processed turn (NNN: three digits or more): orders/ (the
                               submissions byte for byte as received, as NN-name), received.sha256 (the
-                              sha256 of each), reports/ (ACCOUNT-name.txt per player, and its data as
-                              .json), news.txt, state.yaml (the whole state after the turn), and
-                              submitted.txt (whose orders were taken)
-    inbox/, history.yaml      each turn's filed orders and the GM's actions: see store.py
+                              sha256 of each), reports/ (ACCOUNT-name.txt per player, its data as
+                              .json and its page as .html), news.txt, state.yaml (the whole state after the
+                              turn), and submitted.txt (whose orders were taken)
+    history.yaml              the GM's actions: see store.py
 The newest turn folder is the current state, so a turn is committed by one rename: it happens whole
 or not at all.
 """
@@ -43,6 +44,7 @@ from rulesdsl.game.names import order_file, report_base
 from rulesdsl.game.schemafit import fits
 from rulesdsl.runtime.core import PlayerBase, RulesError, unchanging
 from rulesdsl.runtime.engine import Game
+from rulesdsl.runtime.html import render_html
 from rulesdsl.runtime.orders import shown
 from rulesdsl.runtime.report import checking_reports, render, report_data, validate_report
 from rulesdsl.runtime.spec import RulesetSpec
@@ -201,6 +203,9 @@ class GameFolder:
         # (the state written) and "commit" (the turn folder renamed into place). benchmarks/bench_warlord.py
         # reads it; None times nothing.
         self.timings: dict[str, float] | None = None
+        # Set by `create`: the game turn 0 starts from, as read back from its state file. `rulesdsl new`
+        # prints its summary from it rather than reading the state a second time (0.3 s at Warlord's size).
+        self.started: Game | None = None
 
     # ------------------------------------------------------------ reading
     @property
@@ -358,7 +363,9 @@ class GameFolder:
             staging.discard()
             _remove_empty(made)
             raise
-        return cls(root)
+        folder = cls(root)
+        folder.started = started
+        return folder
 
     # ------------------------------------------------------------ a turn
     def process_turn(self, order_files: list[Path] | None, force: bool = False, dry_run: bool = False) -> TurnResult:
@@ -369,8 +376,9 @@ class GameFolder:
         Unless `force`, refused before anything is written: mail holding a file whose bytes were already
         processed in an earlier turn (or twice in this mail), since the same mail given twice would make a
         second turn; mail whose headers name only other games (at least one), since it is most likely
-        another game's mail; and, for filed orders, no orders filed at all (the turn already run from
-        them) or more active positions without orders than game.yaml's `no_orders_limit` allows.
+        another game's mail; files given while `rulesdsl intake` has filed mail for the turn, which would
+        never be read; and, for filed orders, no orders filed at all (the turn already run from them) or
+        more active positions without orders than game.yaml's `no_orders_limit` allows.
 
         With `dry_run`, the turn is written to a new temporary folder (TurnResult.folder; the caller removes
         its parent) and nothing in the game folder changes."""
@@ -382,6 +390,15 @@ class GameFolder:
             if order_files is None:
                 gm = store.gm_files(self.root)
                 return self._process_turn(self._filed_orders(force or bool(gm)), force, True, dry_run, gm)
+            from rulesdsl.game.intake import filed_orders
+
+            waiting = filed_orders(self.root, self.latest_turn() + 1)
+            if waiting and not force:
+                # The next intake files for the turn after: mail filed for this one would never be read.
+                raise GameError(f"{len(waiting)} mail(s) filed by `rulesdsl intake` wait for this turn "
+                                f"({waiting[0].parent}); nothing was done. Run `rulesdsl turn {self.root}` "
+                                "without order files to process them, or use --force to process only the "
+                                "files given")
             return self._process_turn(order_files, force, False, dry_run)
 
     def _filed_orders(self, force: bool) -> list[Path]:
@@ -537,8 +554,8 @@ class GameFolder:
 
 def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folder: str,
                   failed: str) -> list[tuple[str, Path]]:
-    """Each player's report, its text (ACCOUNT-name.txt) and its data (.json), into `folder` of the staging
-    folder; returns (player name, path once committed). A report that fails stops it all: `failed` says
+    """Each player's report, its text (ACCOUNT-name.txt), its data (.json) and its page (.html), into `folder`
+    of the staging folder; returns (player name, path once committed). A report that fails stops it all: `failed` says
     what that leaves undone, as the error's first words."""
     staging.mkdir(folder)
     written = []
@@ -560,6 +577,11 @@ def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folde
             path = staging.write(f"{folder}/{base}.txt", text.encode("utf-8"))
             as_json = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
             staging.write(f"{folder}/{base}.json", as_json.encode("utf-8"))
+            try:
+                page = render_html(game.spec, data)
+            except Exception as e:
+                raise GameError(f"{failed}: the HTML report of {p.name} failed: {e}") from None
+            staging.write(f"{folder}/{base}.html", page.encode("utf-8"))
             written.append((p.name, path))
     return written
 

@@ -172,6 +172,16 @@ class Game:
                     return f"you have no {what}" if store.per_owner else f"there is no {what}"
         return None
 
+    def judge_now(self, spec: OrderSpec, rec: OrderRec) -> str | None:
+        """Why an order just read is refused against the state now: its `valid`, then, for an order naming
+        numbered things by number, whether each is there. Intake's receipts tell it; a turn asks again,
+        against the state then (a phase may make or remove things before the order runs)."""
+        with self.doing(f'order "{rec.text}" of {rec.player.name}'):
+            reason = _ask(spec.valid, self, rec.player, rec)
+        if reason is None and spec.name in self._unit_args:
+            reason = self._missing(spec.name, rec)
+        return reason
+
     def _resolve(self, order: str, rec: OrderRec) -> str | None:
         """Puts in `rec.args` the instances its numbers name now, as the order is carried out (a phase earlier
         in the turn may have made or destroyed them); or why it cannot be carried out."""

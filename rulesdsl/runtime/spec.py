@@ -76,6 +76,10 @@ class ArgSpec:
     type: TypeDesc
     low: Fn | None = None  # low(g) -> bound
     high: Fn | None = None
+    # `digits` only, and only where a parameter sets a bound: for each bound (low, high), the parameters that
+    # alone decide it (() for a literal), or None for a bound that reads the game's state. A game's start
+    # checks the bounds that parameters decide (runtime/state.py).
+    decided_by: tuple[tuple[str, ...] | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -125,6 +129,9 @@ class PolicySpec:
     new_limit: int | None = None
     pay_field: str | None = None
     groups: tuple[GroupSpec, ...] = ()
+    # `later mail replaces|adds`: at intake, whether a player's later mail for a turn takes the place of the
+    # earlier ones filed for it, or is given to the turn after them.
+    later_mail: str = "replaces"
 
 
 @dataclass(frozen=True)
@@ -187,7 +194,9 @@ class RulesetSpec:
     world_cls: type | None = None  # None: the ruleset has no `world { ... }` block
     world_fields: tuple[FieldSpec, ...] = ()
     unrun_orders: tuple[str, ...] = ()  # game orders that no phase runs: the game refuses their lines
-    table_checks: tuple[TableCheckSpec, ...] = ()  # tables parameters decide, checked when a game starts
+    table_checks: tuple[TableCheckSpec, ...] = ()
+    html: str = ""  # the report's HTML template; "": the default page (rulesdsl.runtime.html)
+    html_name: str = ""  # tables parameters decide, checked when a game starts
     grid: GridSpec | None = None  # the ruleset's map, if it declares one
 
     def player_attr(self, name: str | None) -> str | None:

@@ -19,7 +19,7 @@ from rulesdsl.runtime.codec import (
 )
 from rulesdsl.runtime.core import PlayerBase, table_problem
 from rulesdsl.runtime.engine import Game
-from rulesdsl.runtime.spec import FieldSpec, RulesetSpec, TableCheckSpec
+from rulesdsl.runtime.spec import ArgSpec, FieldSpec, OrderSpec, RulesetSpec, TableCheckSpec
 from rulesdsl.runtime.units import index_keyed, open_units, with_grid
 
 STATE_FORMAT = 1
@@ -171,6 +171,10 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any], module_file: str = "")
     _units_filled(g, pending, faults)
     for tc in spec.table_checks:
         faults.check(functools.partial(_check_table, g, tc))
+    for o in spec.orders:
+        for a in o.args:
+            if any(a.decided_by):
+                faults.check(functools.partial(_check_digits, g, o, a))
     faults.raise_any()
     # After the scenario's values, so that a scenario can give its own world and a start phase see it; before
     # `where` is judged, which the world they make must meet too.
@@ -188,6 +192,28 @@ def _check_table(g: Game, tc: TableCheckSpec) -> None:
     if problem is not None:
         shown = ", ".join(f"{p} = {g.params[p]}" for p in tc.params)
         raise StateError(f"$.parameters.{tc.params[0]}", f"{problem} ({shown})")
+
+
+def _check_digits(g: Game, o: OrderSpec, a: ArgSpec) -> None:
+    """`digits A..B` whose bounds parameters set must, with the scenario's values, be bounds the checker would
+    have passed for literals (E0423, E0420): single digits, the low one not above the high one. The fault
+    names the first parameter of the bound at fault."""
+    assert a.low is not None and a.high is not None
+    low, high = a.decided_by
+    values = (a.low(g), a.high(g))
+
+    def shown(params: tuple[str, ...]) -> str:
+        return ", ".join(f"{p} = {g.params[p]}" for p in params)
+
+    for which, params, value in (("low", low, values[0]), ("high", high, values[1])):
+        if params and not 0 <= value <= 9:
+            raise StateError(f"$.parameters.{params[0]}", f"`{a.name}` of order `{o.name}` reads each digit as one "
+                             f"number, so its {which} bound must be a single digit from 0 to 9, not {value} "
+                             f"({shown(params)})")
+    if low is not None and high is not None and values[0] > values[1]:
+        params = tuple(dict.fromkeys(low + high))
+        raise StateError(f"$.parameters.{params[0]}", f"order `{o.name}` can never be given: `{a.name}` takes no "
+                         f"digit at least {values[0]} and at most {values[1]} ({shown(params)})")
 
 
 def _set_world(g: Game, data: dict[str, Any], faults: _Faults | None = None) -> None:

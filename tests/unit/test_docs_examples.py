@@ -266,7 +266,7 @@ def error_codes(folder: Path, ruleset: str) -> tuple[list[str], str]:
     # The report example of the docs names Covert's template, and shows its `cash`; a whole ruleset's
     # template shows nothing (its report fields are checked all the same).
     (folder / "covert.report.j2").write_text("Cash {{ cash }}\n", encoding="utf-8")
-    for name in re.findall(r'template "([A-Za-z0-9_.-]+)"', ruleset):
+    for name in re.findall(r'(?:template|html) "([A-Za-z0-9_.-]+)"', ruleset):
         if not (folder / name).exists():
             (folder / name).write_text("", encoding="utf-8")
     path = folder / "docs.rules"

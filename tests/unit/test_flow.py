@@ -402,6 +402,32 @@ phase p: run o
     assert [d.code for d in checked.diagnostics] == ["E0418"]
 
 
+# An order that makes or destroys a numbered thing and may then `fail`: the instance would stay (or stay
+# gone) while the player reads that the order failed.
+UNITS = PROCS.replace("player", 'thing Unit numbered per owner { size: int = 1 }\n'
+                      'orders { header "{account}", "{code}" }\nplayer')
+
+
+@pytest.mark.parametrize("effect", [
+    '    new Unit(owner: me)\n    if me.cash < 1 { fail "poor" }\n',
+    '    let u = new Unit(owner: me, size: 2)\n    if u.size > me.cash { fail "poor" }\n',
+    '    for each u in Unit where u.owner == me { destroy u }\n    fail "gone"\n',
+    '    if me.cash > 1 { new Unit(owner: me) }\n    fail "made"\n',
+], ids=["new", "let-new", "destroy", "new-in-a-branch"])
+def test_a_fail_after_new_or_destroy_is_after_a_change(effect: str, tmp_path: Path) -> None:
+    """Regression: E0418 counted assignments but not `new` or `destroy`."""
+    text = UNITS + f'order o "O" {{\n  effect {{\n{effect}  }}\n}}\nphase p: run o\n'
+    checked = check_text(tmp_path, text, "{{ cash }}\n")
+    assert [d.code for d in checked.diagnostics] == ["E0418"], show(checked.diagnostics)
+
+
+def test_a_fail_before_new_is_fine(tmp_path: Path) -> None:
+    text = UNITS + ('order o "O" {\n  effect {\n    if me.cash < 1 { fail "poor" }\n'
+                    '    let u = new Unit(owner: me)\n  }\n}\nphase p: run o\n')
+    checked = check_text(tmp_path, text, "{{ cash }}\n")
+    assert checked.ok and not checked.diagnostics, show(checked.diagnostics)
+
+
 def test_a_loop_that_gives_a_narrowed_name_a_value_that_may_be_none_sees_it_in_the_next_round(tmp_path: Path) -> None:
     """Regression: the second round reads `x.name` after the first round set `x` to what may be none."""
     text = PROCS + '''phase q {

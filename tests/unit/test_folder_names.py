@@ -94,7 +94,7 @@ def test_report_files_stay_in_the_reports_folder(started: Path, tmp_path: Path) 
     folder = _copy(started, tmp_path)
     result = folder.process_turn([])
     names = sorted(p.name for p in (result.folder / "reports").iterdir())
-    assert names == ["1-ann.json", "1-ann.txt", "2-bob.json", "2-bob.txt"]
+    assert names == ["1-ann.html", "1-ann.json", "1-ann.txt", "2-bob.html", "2-bob.json", "2-bob.txt"]
     assert [p.parent for _, p in result.reports] == [result.folder / "reports"] * 2
 
 

@@ -285,11 +285,11 @@ def test_decimals_go_through_scenario_and_state_exactly(tmp_path: Path) -> None:
 
 def test_new_writes_every_players_starting_report_as_a_turn_writes_it(started: Path) -> None:
     # Players see their position before their first orders: turn-000/reports/ holds, for each player, the
-    # text and its data, under the names and in the form a turn's reports/ has.
+    # text, its data and its page, under the names and in the form a turn's reports/ has.
     game = GameFolder(started).load_game()
     reports = started / "turns" / "turn-000" / "reports"
-    assert sorted(p.name for p in reports.iterdir()) == ["1-ann.json", "1-ann.txt", "2-bob.json", "2-bob.txt",
-                                                          "3-cid.json", "3-cid.txt"]
+    assert sorted(p.name for p in reports.iterdir()) == [f"{b}.{x}" for b in ("1-ann", "2-bob", "3-cid")
+                                                          for x in ("html", "json", "txt")]
     for p in game.all_players:
         data = report_data(game, p)
         base = report_base(p.account, p.name)
@@ -325,6 +325,33 @@ def test_new_lists_the_starting_reports_and_shows_one(tmp_path: Path, capsys: py
     assert out.endswith("\n\n" + (reports / "2-bob.txt").read_text(encoding="utf-8"))
     assert "Position:          Bob" in out and "Position:          Ann" not in out
 
+
+
+def test_new_prints_its_summary_without_reading_the_game_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Regression: `rulesdsl new` read the state it had just written a second time to print its summary."""
+    reads: list[Path] = []
+    load_game = GameFolder.load_game
+
+    def counted(self: GameFolder) -> Any:
+        reads.append(self.root)
+        return load_game(self)
+
+    monkeypatch.setattr(GameFolder, "load_game", counted)
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(PLAYERS.replace('code: C3}', 'code: C3, active: false}'), encoding="utf-8")
+    game = tmp_path / "game"
+    assert main(["new", str(COVERT), str(game), "--scenario", str(scenario)]) == 0
+    assert len(reads) == 1, reads  # the read that makes the starting reports, in the folder being made
+    start = game / "turns" / "turn-000"
+    made = GameFolder(game).load_game()
+    # The summary, byte for byte: every player counted, the reports of those who get one.
+    assert capsys.readouterr().out == (
+        f"{made.spec.title} {made.meta.get('id', '')}: a new game in {game} with 3 players.\n"
+        f"{game}: 2 starting report(s), turn 0:\n"
+        f"  {start / 'reports' / '1-ann.txt'}  (Ann)\n"
+        f"  {start / 'reports' / '2-bob.txt'}  (Bob)\n"
+        f"  starting state: {start / 'state.yaml'}\n")
 
 def test_new_warns_when_there_is_no_report_to_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     scenario = tmp_path / "scenario.yaml"

@@ -532,10 +532,10 @@ def test_the_long_game_replays_byte_for_byte(long_game: LongGame, tmp_path: Path
         return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
     first, second = files(long_game.folder), files(replay)
-    # Every round's reports, as text and data, besides the starting reports `new` writes (turn 0).
+    # Every round's reports, as text, data and page, besides the starting reports `new` writes (turn 0).
     played = [k for k in first if "/reports/" in k and not k.startswith("turns/turn-000/")]
-    assert len(played) == 2 * sum(len(r) for r in long_game.reports)
-    assert len([k for k in first if k.startswith("turns/turn-000/reports/")]) == 2 * 6
+    assert len(played) == 3 * sum(len(r) for r in long_game.reports)
+    assert len([k for k in first if k.startswith("turns/turn-000/reports/")]) == 3 * 6
     assert first.keys() == second.keys()
     assert [k for k in first if first[k] != second[k]] == []
 

@@ -89,3 +89,73 @@ def test_a_game_whose_parameters_break_a_table_is_refused_at_its_start(tmp_path:
         _start(tmp_path, parameters)
     assert str(info.value) == message
     assert not (tmp_path / "game").exists()
+
+
+# ---------------------------------------------------------------- `digits A..B` bounds that parameters set
+DIGITS = '''ruleset "Steps" { version "1" turn "turn" }
+param low_step: int = 0
+param top_step: int = 8
+param cap: int = 9
+world { limit: int = 12 }
+player { moved: int = 0 }
+orders { header "{account}", "{code}" }
+order march "M {route}" {
+  route: digits low_step..top_step
+  effect { me.moved += size(route) }
+}
+order hop "H {route}" {
+  route: digits 0..cap - 1
+  effect { me.moved += size(route) }
+}
+order drift "D {route}" {
+  route: digits 0..world.limit
+  effect { me.moved += size(route) }
+}
+phase marching: run march
+phase hopping: run hop
+phase drifting: run drift
+report { moved = me.moved  template "t.report.j2" }
+'''
+
+
+def _start_digits(tmp: Path, parameters: dict[str, Any]) -> GameFolder:
+    rules = write_ruleset(tmp / "rules", DIGITS, "{{ moved }}\n")
+    scenario = tmp / "scenario.yaml"
+    scenario.write_text(yaml.safe_dump({"parameters": parameters, "players": [
+        {"name": "Ann", "account": "1", "code": "A"}]}), encoding="utf-8")
+    return GameFolder.create(rules, tmp / "game", scenario, None)
+
+
+@pytest.mark.parametrize(("parameters", "message"), [
+    ({"top_step": 12},
+     "scenario.yaml: $.parameters.top_step: `route` of order `march` reads each digit as one number, so its high "
+     "bound must be a single digit from 0 to 9, not 12 (top_step = 12)"),
+    ({"low_step": -1},
+     "scenario.yaml: $.parameters.low_step: `route` of order `march` reads each digit as one number, so its low "
+     "bound must be a single digit from 0 to 9, not -1 (low_step = -1)"),
+    ({"low_step": 6, "top_step": 3},
+     "scenario.yaml: $.parameters.low_step: order `march` can never be given: `route` takes no digit at least 6 "
+     "and at most 3 (low_step = 6, top_step = 3)"),
+    ({"cap": 0},  # a bound that is an expression of a parameter names the parameter
+     "scenario.yaml: $.parameters.cap: `route` of order `hop` reads each digit as one number, so its high "
+     "bound must be a single digit from 0 to 9, not -1 (cap = 0)"),
+    ({"top_step": 10, "cap": 11},  # every fault, not only the first
+     "scenario.yaml: $.parameters.top_step: `route` of order `march` reads each digit as one number, so its high "
+     "bound must be a single digit from 0 to 9, not 10 (top_step = 10)\n"
+     "scenario.yaml: $.parameters.cap: `route` of order `hop` reads each digit as one number, so its high "
+     "bound must be a single digit from 0 to 9, not 10 (cap = 11)"),
+])
+def test_a_game_whose_parameters_break_a_digits_bound_is_refused_at_its_start(
+        tmp_path: Path, parameters: dict[str, Any], message: str) -> None:
+    """Regression: a scenario could set a `digits` bound past 9, below 0 or above the other one."""
+    with pytest.raises(GameError) as info:
+        _start_digits(tmp_path, parameters)
+    assert str(info.value) == message
+    assert not (tmp_path / "game").exists()
+
+
+def test_digits_bounds_that_parameters_set_within_a_digit_start_a_game(tmp_path: Path) -> None:
+    # A bound that reads the game's state (world.limit, 12 at the start) is not one a scenario decides: it is
+    # not judged when the game starts; a turn reads digits up to 9.
+    folder = _start_digits(tmp_path, {"low_step": 2, "top_step": 2, "cap": 1})
+    assert folder.latest_turn() == 0

@@ -26,7 +26,7 @@ def test_a_game_started_at_round_4_plays_round_5_first(tmp_path: Path) -> None:
     state = yaml.safe_load((folder.turns_dir / "turn-004" / "state.yaml").read_text(encoding="utf-8"))
     assert state["turn"] == 4
     assert sorted(p.name for p in (folder.turns_dir / "turn-004" / "reports").iterdir()) == [
-        "201-ann.json", "201-ann.txt", "202-bob.json", "202-bob.txt"]
+        "201-ann.html", "201-ann.json", "201-ann.txt", "202-bob.html", "202-bob.json", "202-bob.txt"]
     start = (folder.turns_dir / "turn-004" / "reports" / "201-ann.txt").read_text(encoding="utf-8")
     assert start.startswith("Unit nukecards -- starting position\n")
     assert "Your first move is for\n  round 5.\n" in start
