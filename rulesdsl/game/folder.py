@@ -37,7 +37,7 @@ import yaml
 
 from rulesdsl.compiler import cache_dir, check_path, load_module, load_template
 from rulesdsl.diagnostics import CompileError
-from rulesdsl.game import store, yamlio
+from rulesdsl.game import inbox, yamlio
 from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, lock_new_staging, remove_abandoned, write_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.names import order_file, report_base
@@ -370,7 +370,7 @@ class GameFolder:
     # ------------------------------------------------------------ a turn
     def process_turn(self, order_files: list[Path] | None, force: bool = False, dry_run: bool = False) -> TurnResult:
         """Processes the next turn from the mailed files, in the order given, and commits it. With
-        `order_files` None, from the orders filed for it in GAMEDIR/inbox/turn-NNN (see store.py), which
+        `order_files` None, from the orders filed for it in GAMEDIR/inbox/turn-NNN (see inbox.py), which
         stay there: a rollback then a turn reads them again.
 
         Unless `force`, refused before anything is written: mail holding a file whose bytes were already
@@ -386,13 +386,12 @@ class GameFolder:
         with GameLock(self.root / LOCK_NAME):
             # Under the lock, any staging folder is one a killed turn left (with access codes in it).
             remove_abandoned(self.turns_dir, ".turn-", locked=True)
-            store.finish_rollbacks(self.root)
+            inbox.finish_rollbacks(self.root)
+            coming = self.latest_turn() + 1
             if order_files is None:
-                gm = store.gm_files(self.root)
+                gm = inbox.gm_files(self.root, coming)
                 return self._process_turn(self._filed_orders(force or bool(gm)), force, True, dry_run, gm)
-            from rulesdsl.game.intake import filed_orders
-
-            waiting = filed_orders(self.root, self.latest_turn() + 1)
+            waiting = inbox.filed_orders(self.root, coming)
             if waiting and not force:
                 # The next intake files for the turn after: mail filed for this one would never be read.
                 raise GameError(f"{len(waiting)} mail(s) filed by `rulesdsl intake` wait for this turn "
@@ -402,11 +401,11 @@ class GameFolder:
             return self._process_turn(order_files, force, False, dry_run)
 
     def _filed_orders(self, force: bool) -> list[Path]:
-        files = store.filed_files(self.root)
+        files = inbox.filed_files(self.root, self.latest_turn() + 1)
         if not files and not force:
             latest = self.latest_turn()
             raise GameError(f"{self.root}: no orders are filed for turn {latest + 1} "
-                            f"({store.filed_dir(self.root, latest + 1).relative_to(self.root)}/); nothing was done. "
+                            f"({inbox.inbox_dir(self.root, latest + 1).relative_to(self.root)}/); nothing was done. "
                             f"Was turn {latest} just run? To run a turn with no orders at all, use --force")
         return files
 
@@ -439,7 +438,7 @@ class GameFolder:
                       gm_files: list[Path] | None = None) -> TurnResult:
         laps = _Laps(self.timings)
         mail = self._read_mail(order_files)
-        # The GM's submissions (store.gm_files) are read first, so a GM order is carried out before the
+        # The GM's submissions (inbox.gm_files) are read first, so a GM order is carried out before the
         # players' orders; the same GM order given two turns running is no repeated mail.
         gm_mail = self._read_mail(gm_files or [])
         # Filed orders were known once each as they were filed (intake), and stay filed after the turn.
@@ -513,7 +512,7 @@ class GameFolder:
                 record.append(f"{m.sha256}  gm/{name}\n")
             staging.write(RECEIVED, "".join(record).encode("ascii"))
             sent = [p.account for p in game.all_players if game.turns[p._key].submitted]
-            staging.write(store.SUBMITTED, "".join(f"{a}\n" for a in sent).encode("utf-8"))
+            staging.write(inbox.SUBMITTED, "".join(f"{a}\n" for a in sent).encode("utf-8"))
             laps.mark("mail")
             players = [p for p in game.all_players if p.active or game.turns[p._key].was_active]
             result.reports = write_reports(game, players, staging, "reports",
@@ -543,7 +542,7 @@ class GameFolder:
         not yet filed (an intake not run), not players who all chose to sit the turn out."""
         active = [p for p in game.all_players if game.turns[p._key].was_active]
         silent = [p for p in active if not game.turns[p._key].submitted]
-        limit = store.no_orders_limit(self.root)
+        limit = no_orders_limit(self.root)
         if active and len(silent) * 100 > limit * len(active):
             more = f" and {len(silent) - 10} more" if len(silent) > 10 else ""
             names = ", ".join(p.account for p in silent[:10]) + more
@@ -602,3 +601,16 @@ def _remove_empty(folders: list[Path]) -> None:
             folder.rmdir()
         except OSError:
             return
+
+
+DEFAULT_NO_ORDERS_LIMIT = 50
+
+
+def no_orders_limit(root: Path) -> int:
+    """The GM's setting in game.yaml: the percent of active positions that may send nothing before a turn
+    from filed orders is refused without --force."""
+    meta = read_yaml(root / "game.yaml", "game.yaml")
+    value = meta.get("no_orders_limit", DEFAULT_NO_ORDERS_LIMIT) if isinstance(meta, dict) else DEFAULT_NO_ORDERS_LIMIT
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100:
+        raise GameError(f"game.yaml: $.no_orders_limit: {value!r} is not a percent, a whole number 0 to 100")
+    return value

@@ -36,14 +36,12 @@ from pathlib import Path
 
 from rulesdsl.game.disk import LOCK_NAME, GameLock, fsync_dir, make_dir, write_file
 from rulesdsl.game.errors import GameError
+from rulesdsl.game.inbox import FILED, INBOX, INDEX, OTHER_GAME, REFUSED, REPLACED, Entry, inbox_dir, read_index
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.mail import LINE_END, Refusal, by_account
 from rulesdsl.runtime.orders import shown
 
-INBOX = "inbox"
 OUTBOX = "outbox"
-INDEX = "intake.tsv"
-FILED, REPLACED, REFUSED, OTHER_GAME = "filed", "replaced", "refused", "other-game"
 
 # Where a mail client starts the message it forwards or answers without quoting it: nothing after is orders.
 _ORIGINAL = re.compile(r"^\s*(-{2,}\s*(Original Message|Forwarded message)\s*-{2,}|Begin forwarded message:)",
@@ -62,19 +60,10 @@ to your GM.
 """
 
 
-def inbox_dir(root: Path, turn: int) -> Path:
-    return root / INBOX / f"turn-{turn:03d}"
 
 
-@dataclass
-class Entry:
-    """One mail read for a turn, as intake.tsv lists it."""
 
-    seq: int
-    status: str
-    account: str
-    ident: str
-    file: str
+
 
 
 @dataclass
@@ -239,20 +228,7 @@ def identity(raw: bytes, msg: EmailMessage) -> str:
 
 
 # ------------------------------------------------------------------ the inbox's record
-def read_index(folder: Path) -> list[Entry]:
-    try:
-        text = (folder / INDEX).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return []
-    except (OSError, UnicodeDecodeError) as e:
-        raise GameError(f"{folder / INDEX}: cannot read: {e}") from None
-    entries = []
-    for line in text.splitlines():
-        parts = line.split("\t")
-        if len(parts) != 5 or not parts[0].isdigit():
-            raise GameError(f"{folder / INDEX}: line \"{shown(line)}\" is not in the form intake writes")
-        entries.append(Entry(int(parts[0]), parts[1], parts[2], parts[3], parts[4]))
-    return entries
+
 
 
 def _write_index(folder: Path, entries: list[Entry]) -> None:
@@ -269,10 +245,7 @@ def _write_index(folder: Path, entries: list[Entry]) -> None:
     fsync_dir(folder)
 
 
-def filed_orders(root: Path, turn: int) -> list[Path]:
-    """The submissions filed for `turn`, in the order received, without those a later mail replaced."""
-    folder = inbox_dir(root, turn)
-    return [folder / e.file for e in read_index(folder) if e.status == FILED]
+
 
 
 def _seen(root: Path) -> set[str]:

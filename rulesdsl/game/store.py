@@ -1,13 +1,11 @@
 """A game folder -> what a GM runs a game with: the filed orders of the coming turn, its status, the
 rollback of the last turn, GM actions on the players, and the game's history of them.
 
-Layout this module adds to GAMEDIR (see folder.py for the rest):
-    inbox/turn-NNN/   the orders filed for turn NNN (intake files mail here: game/intake.py), kept after the
-                      turn; gm/ in it: the GM's submissions (`rulesdsl gm GAMEDIR order`)
+Layout this module adds to GAMEDIR (see folder.py for the rest, and inbox.py for the filed orders, the
+GM's submissions in inbox/turn-NNN/gm/ and each turn's submitted.txt):
     history.yaml      append-only: one YAML list item per GM action (rollback, email, drop, replace, order)
     game.yaml         `no_orders_limit: N` (percent, default 50): the share of active positions that may
-                      send nothing before a turn from filed orders is refused without --force
-    turns/turn-NNN/submitted.txt   the accounts whose orders were taken in that turn, one a line
+                      send nothing before a turn from filed orders is refused without --force (folder.py)
 
 Every change here is made under the game's lock, as a turn is, and is one rename (or one appended write):
 a killed command leaves the game as it was before it, or as after it, never half of it.
@@ -16,7 +14,6 @@ a killed command leaves the game as it was before it, or as after it, never half
 from __future__ import annotations
 
 import hashlib
-import importlib
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -25,62 +22,42 @@ from typing import Any
 
 import yaml
 
-from rulesdsl.game import yamlio
+from rulesdsl.game import inbox, yamlio
 from rulesdsl.game.disk import LOCK_NAME, GameLock, fsync_dir, write_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.runtime.mail import Refusal, by_account
 
-INBOX = "inbox"
-GM = "gm"
 HISTORY = "history.yaml"
-SUBMITTED = "submitted.txt"
-ROLLING = ".rollback-"
-DEFAULT_NO_ORDERS_LIMIT = 50
+
+
+def coming_turn(root: Path) -> int:
+    from rulesdsl.game.folder import GameFolder
+
+    return GameFolder(root).latest_turn() + 1
 
 
 def filed_dir(root: Path, turn: int | None = None) -> Path:
-    """Where the orders of `turn` (by default the coming one) are filed: inbox/turn-NNN, as intake files
-    them (game/intake.py). The folder is kept after the turn: a rollback leaves it, and the turn run again
-    reads the same orders."""
-    if turn is None:
-        from rulesdsl.game.folder import GameFolder
-
-        turn = GameFolder(root).latest_turn() + 1
-    return root / INBOX / f"turn-{turn:03d}"
+    """Where the orders of `turn` (by default the coming one) are filed: inbox/turn-NNN (game/inbox.py)."""
+    return inbox.inbox_dir(root, coming_turn(root) if turn is None else turn)
 
 
 def filed_files(root: Path, turn: int | None = None) -> list[Path]:
-    """The submissions filed for `turn` (by default the coming one), in the order they are processed.
-    Intake's record says which (a mail a later one replaced is not); without it, every .txt file there
-    (not a receipt), in name order. Hidden files are work in progress, never orders."""
-    folder = filed_dir(root, turn)
-    try:
-        # Imported by name: intake's module is another part of issue 12, and the store works without it.
-        intake = importlib.import_module("rulesdsl.game.intake")
-    except ImportError:
-        intake = None
-    if intake is not None and hasattr(intake, "filed_orders"):
-        listed: list[Path] = intake.filed_orders(root, int(folder.name.split("-")[1]))
-        # Where intake keeps its record, it alone says what is filed (a replaced mail is a .txt there too).
-        if listed or (folder / str(getattr(intake, "INDEX", "intake.tsv"))).exists():
-            return listed
-    return [f for f in _files_in(folder) if f.suffix == ".txt" and not f.name.endswith(".receipt.txt")]
-
-
-def _files_in(folder: Path) -> list[Path]:
-    try:
-        entries = list(os.scandir(folder))
-    except FileNotFoundError:
-        return []
-    except OSError as e:
-        raise GameError(f"{folder}: cannot read: {e.strerror or e}") from None
-    return sorted(Path(e.path) for e in entries if not e.name.startswith(".") and e.is_file(follow_symlinks=False))
+    """The submissions filed for `turn` (by default the coming one), in the order they are processed."""
+    return inbox.filed_files(root, coming_turn(root) if turn is None else turn)
 
 
 def gm_files(root: Path, turn: int | None = None) -> list[Path]:
-    """The GM's submissions for `turn` (inbox/turn-NNN/gm/, written by `rulesdsl gm GAMEDIR order`), in
-    name order: the only mail whose `gm order`s are carried out."""
-    return _files_in(filed_dir(root, turn) / GM)
+    """The GM's submissions for `turn` (by default the coming one), in name order."""
+    return inbox.gm_files(root, coming_turn(root) if turn is None else turn)
+
+
+
+
+
+
+
+
+
 
 
 def filed_accounts(root: Path, game: Any) -> set[str]:
@@ -101,15 +78,7 @@ def filed_accounts(root: Path, game: Any) -> set[str]:
     return sent
 
 
-def no_orders_limit(root: Path) -> int:
-    """The GM's setting in game.yaml: the percent of active positions that may send nothing."""
-    from rulesdsl.game.folder import read_yaml
 
-    meta = read_yaml(root / "game.yaml", "game.yaml")
-    value = meta.get("no_orders_limit", DEFAULT_NO_ORDERS_LIMIT) if isinstance(meta, dict) else DEFAULT_NO_ORDERS_LIMIT
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100:
-        raise GameError(f"game.yaml: $.no_orders_limit: {value!r} is not a percent, a whole number 0 to 100")
-    return value
 
 
 def sha256(data: bytes) -> str:
@@ -152,53 +121,7 @@ def read_history(root: Path) -> list[dict[str, Any]]:
 
 # ------------------------------------------------------------ recovery
 
-def finish_rollbacks(root: Path) -> None:
-    """Under the lock: a rollback killed after its turn folder was renamed away, its orders not yet all
-    filed back, is finished now, so no order of the undone turn is lost."""
-    turns = root / "turns"
-    try:
-        entries = sorted(e.name for e in os.scandir(turns) if e.name.startswith(ROLLING))
-    except OSError:
-        return
-    for name in entries:
-        _file_back(root, turns / name, int(name.rsplit("-", 1)[1]))
-        shutil.rmtree(turns / name, ignore_errors=True)
-        fsync_dir(turns)
 
-
-def _received_name(stored: str) -> str:
-    """The name a submission had when received: its stored `NN-name` without the number."""
-    number, _, rest = stored.partition("-")
-    return rest if number.isdigit() and rest else stored
-
-
-def _file_back(root: Path, undone: Path, turn: int) -> list[str]:
-    """Files the orders of an undone turn back for it under their received names, unless they are filed
-    there still (the turn ran from inbox/turn-NNN, which is kept): a turn run from named files has its
-    files nowhere else. Returns the names filed back."""
-    if filed_files(root, turn) or gm_files(root, turn):
-        return []
-    names = []
-    for kept, filed, prefix in ((undone / "orders", filed_dir(root, turn), ""),
-                                (undone / GM, filed_dir(root, turn) / GM, f"{GM}/")):
-        names += [prefix + name for name in _file_back_from(kept, filed)]
-    return names
-
-
-def _file_back_from(kept: Path, filed: Path) -> list[str]:
-    if not kept.is_dir():
-        return []
-    filed.mkdir(parents=True, exist_ok=True)
-    names = []
-    for src in sorted(kept.iterdir()):
-        name = _received_name(src.name)
-        tmp = filed / f".{name}.tmp"
-        tmp.unlink(missing_ok=True)
-        write_file(tmp, src.read_bytes())
-        os.replace(tmp, filed / name)
-        names.append(name)
-    fsync_dir(filed)
-    return names
 
 
 # ------------------------------------------------------------ status
@@ -228,12 +151,12 @@ def status(root: Path) -> Status:
 
     folder = GameFolder(root)
     with GameLock(root / LOCK_NAME, "a turn or another command is running on this game"):
-        finish_rollbacks(root)
+        inbox.finish_rollbacks(root)
         game = folder.load_game()
         sent = filed_accounts(root, game)
         record = []
         for turn in reversed(folder.turn_numbers()):
-            path = folder.turns_dir / turn_name(turn) / SUBMITTED
+            path = folder.turns_dir / turn_name(turn) / inbox.SUBMITTED
             if not path.is_file():
                 break  # the starting turn, or a turn from before this record was kept
             record.append(set(path.read_text(encoding="utf-8").split()))
@@ -278,19 +201,19 @@ def rollback(root: Path) -> tuple[int, list[str], list[dict[str, Any]]]:
     folder = GameFolder(root)
     folder.latest_turn()
     with GameLock(root / LOCK_NAME, "a turn or another command is running on this game"):
-        finish_rollbacks(root)
+        inbox.finish_rollbacks(root)
         turns = folder.turn_numbers()
         if len(turns) < 2:
             raise GameError(f"{root}: turn {turns[-1]} is the game's start; there is no turn to roll back")
         last = turns[-1]
         final = folder.turns_dir / turn_name(last)
-        away = folder.turns_dir / f"{ROLLING}{turn_name(last)}"
+        away = folder.turns_dir / f"{inbox.ROLLING}{turn_name(last)}"
         try:
             os.rename(final, away)
         except OSError as e:
             raise GameError(f"{final}: cannot roll back: {e.strerror or e}") from None
         fsync_dir(folder.turns_dir)
-        names = _file_back(root, away, last)
+        names = inbox.file_back(root, away, last)
         undone = [h for h in read_history(root) if h.get("turn") == last and h.get("action") != "rollback"]
         append_history(root, {"action": "rollback", "turn": last, "filed": names})
         shutil.rmtree(away, ignore_errors=True)
@@ -309,7 +232,7 @@ def gm_action(root: Path, action: str, account: str, *, email: str | None = None
     folder = GameFolder(root)
     folder.latest_turn()
     with GameLock(root / LOCK_NAME, "a turn or another command is running on this game"):
-        finish_rollbacks(root)
+        inbox.finish_rollbacks(root)
         turn = folder.latest_turn()
         path = folder.turns_dir / turn_name(turn) / "state.yaml"
         data = read_yaml(path, f"turns/{turn_name(turn)}/state.yaml")
@@ -368,7 +291,7 @@ def gm_order(root: Path, account: str, lines: list[str]) -> Path:
     folder = GameFolder(root)
     folder.latest_turn()
     with GameLock(root / LOCK_NAME, "a turn or another command is running on this game"):
-        finish_rollbacks(root)
+        inbox.finish_rollbacks(root)
         game = folder.load_game()
         player = by_account(game.all_players).get(account.upper())
         if player is None:
@@ -386,7 +309,7 @@ def gm_order(root: Path, account: str, lines: list[str]) -> Path:
             for key, value in values.items():
                 form = form.replace("{" + key + "}", value)
             header.append(form)
-        folder_gm = filed_dir(root) / GM
+        folder_gm = filed_dir(root) / inbox.GM
         folder_gm.mkdir(parents=True, exist_ok=True)
         number = len(gm_files(root)) + 1
         while (path := folder_gm / f"{number:03d}-{player.account}.txt").exists():

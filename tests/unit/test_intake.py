@@ -15,7 +15,8 @@ from syrupy.assertion import SnapshotAssertion
 
 from rulesdsl.cli import main
 from rulesdsl.game.folder import GameError, GameFolder
-from rulesdsl.game.intake import body_text, filed_orders, inbox_dir, intake, read_index
+from rulesdsl.game.inbox import filed_orders, inbox_dir, read_index
+from rulesdsl.game.intake import body_text, intake
 
 ROOT = Path(__file__).resolve().parents[2]
 COVERT = ROOT / "rulesets" / "covert.rules"

@@ -12,7 +12,7 @@ import yaml
 
 from rulesdsl.cli import main
 from rulesdsl.compiler import check_path
-from rulesdsl.game import store
+from rulesdsl.game import inbox, store
 from rulesdsl.game.disk import GameLock, Staging
 from rulesdsl.game.folder import GameError, GameFolder
 from tests.unit.rulestools import BASE, COVERT, ROOT, write_ruleset
@@ -180,7 +180,7 @@ def test_a_rollback_killed_after_its_rename_is_finished_by_the_next_command(
         raise KeyboardInterrupt
 
     with monkeypatch.context() as m:
-        m.setattr(store, "_file_back", killed)
+        m.setattr(inbox, "file_back", killed)
         with pytest.raises(KeyboardInterrupt):
             store.rollback(game)
     assert store.filed_files(game) == []

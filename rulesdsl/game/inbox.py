@@ -1,0 +1,149 @@
+"""A game folder and a turn -> the orders filed for that turn: the inbox's layout and record, which intake
+writes and the turn, the store and the status read.
+
+Layout (beside the turns; see game/folder.py):
+    inbox/turn-NNN/           the orders filed for turn NNN, kept after the turn (a rollback leaves them, and
+                              the turn run again reads the same orders); intake.py says what it writes there
+        intake.tsv            intake's record: one line per mail read (place, what became of it, account,
+                              identity, file); where it exists it alone says what is filed
+        gm/                   the GM's submissions (`rulesdsl gm GAMEDIR order`, game/store.py)
+    turns/turn-NNN/submitted.txt   the accounts whose orders were taken in that turn, one a line
+    turns/.rollback-NNN       a turn being rolled back (game/store.py): finished under the next lock
+
+A module of its own, below the folder, the intake and the store, because all three read the same files.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulesdsl.game.disk import fsync_dir, write_file
+from rulesdsl.game.errors import GameError
+from rulesdsl.runtime.orders import shown
+
+INBOX = "inbox"
+INDEX = "intake.tsv"
+GM = "gm"
+SUBMITTED = "submitted.txt"
+ROLLING = ".rollback-"
+FILED, REPLACED, REFUSED, OTHER_GAME = "filed", "replaced", "refused", "other-game"
+
+
+def inbox_dir(root: Path, turn: int) -> Path:
+    return root / INBOX / f"turn-{turn:03d}"
+
+
+@dataclass
+class Entry:
+    """One mail read for a turn, as intake.tsv lists it."""
+
+    seq: int
+    status: str
+    account: str
+    ident: str
+    file: str
+
+
+def read_index(folder: Path) -> list[Entry]:
+    try:
+        text = (folder / INDEX).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    except (OSError, UnicodeDecodeError) as e:
+        raise GameError(f"{folder / INDEX}: cannot read: {e}") from None
+    entries = []
+    for line in text.splitlines():
+        parts = line.split("\t")
+        if len(parts) != 5 or not parts[0].isdigit():
+            raise GameError(f"{folder / INDEX}: line \"{shown(line)}\" is not in the form intake writes")
+        entries.append(Entry(int(parts[0]), parts[1], parts[2], parts[3], parts[4]))
+    return entries
+
+
+def filed_orders(root: Path, turn: int) -> list[Path]:
+    """The submissions intake filed for `turn`, in the order received, without those a later mail replaced."""
+    folder = inbox_dir(root, turn)
+    return [folder / e.file for e in read_index(folder) if e.status == FILED]
+
+
+def filed_files(root: Path, turn: int) -> list[Path]:
+    """The submissions filed for `turn`, in the order they are processed. Intake's record says which (a mail
+    a later one replaced is not); without it (orders filed back by a rollback of a turn run from named
+    files), every .txt file there (not a receipt), in name order. Hidden files are work in progress, never
+    orders."""
+    folder = inbox_dir(root, turn)
+    listed = filed_orders(root, turn)
+    # Where intake keeps its record, it alone says what is filed (a replaced mail is a .txt there too).
+    if listed or (folder / INDEX).exists():
+        return listed
+    return [f for f in files_in(folder) if f.suffix == ".txt" and not f.name.endswith(".receipt.txt")]
+
+
+def files_in(folder: Path) -> list[Path]:
+    try:
+        entries = list(os.scandir(folder))
+    except FileNotFoundError:
+        return []
+    except OSError as e:
+        raise GameError(f"{folder}: cannot read: {e.strerror or e}") from None
+    return sorted(Path(e.path) for e in entries if not e.name.startswith(".") and e.is_file(follow_symlinks=False))
+
+
+def gm_files(root: Path, turn: int) -> list[Path]:
+    """The GM's submissions for `turn` (inbox/turn-NNN/gm/, written by `rulesdsl gm GAMEDIR order`), in
+    name order: the only mail whose `gm order`s are carried out."""
+    return files_in(inbox_dir(root, turn) / GM)
+
+
+# ------------------------------------------------------------ orders of an undone turn filed back
+
+def finish_rollbacks(root: Path) -> None:
+    """Under the lock: a rollback killed after its turn folder was renamed away, its orders not yet all
+    filed back, is finished now, so no order of the undone turn is lost."""
+    turns = root / "turns"
+    try:
+        entries = sorted(e.name for e in os.scandir(turns) if e.name.startswith(ROLLING))
+    except OSError:
+        return
+    for name in entries:
+        file_back(root, turns / name, int(name.rsplit("-", 1)[1]))
+        shutil.rmtree(turns / name, ignore_errors=True)
+        fsync_dir(turns)
+
+
+def _received_name(stored: str) -> str:
+    """The name a submission had when received: its stored `NN-name` without the number."""
+    number, _, rest = stored.partition("-")
+    return rest if number.isdigit() and rest else stored
+
+
+def file_back(root: Path, undone: Path, turn: int) -> list[str]:
+    """Files the orders of an undone turn back for it under their received names, unless they are filed
+    there still (the turn ran from inbox/turn-NNN, which is kept): a turn run from named files has its
+    files nowhere else. Returns the names filed back."""
+    if filed_files(root, turn) or gm_files(root, turn):
+        return []
+    names = []
+    for kept, filed, prefix in ((undone / "orders", inbox_dir(root, turn), ""),
+                                (undone / GM, inbox_dir(root, turn) / GM, f"{GM}/")):
+        names += [prefix + name for name in _file_back_from(kept, filed)]
+    return names
+
+
+def _file_back_from(kept: Path, filed: Path) -> list[str]:
+    if not kept.is_dir():
+        return []
+    filed.mkdir(parents=True, exist_ok=True)
+    names = []
+    for src in sorted(kept.iterdir()):
+        name = _received_name(src.name)
+        tmp = filed / f".{name}.tmp"
+        tmp.unlink(missing_ok=True)
+        write_file(tmp, src.read_bytes())
+        os.replace(tmp, filed / name)
+        names.append(name)
+    fsync_dir(filed)
+    return names
