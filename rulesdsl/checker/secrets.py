@@ -196,9 +196,16 @@ def _returned_reads(env: Env, proc: ir.Procedure) -> tuple[set[str], set[str]]:
             given.setdefault(node.target.name, []).append(node.value)
         elif isinstance(node, ir.Return) and node.value is not None:
             todo.append(node.value)
+    return _reads(env, todo, given)
+
+
+def _reads(env: Env, roots: list[ir.Expr], given: dict[str, list[ir.Expr]]) -> tuple[set[str], set[str]]:
+    """The secret parameters `roots` read (directly, through the tables they read, and through the values
+    `given` to the locals they read) and the functions and procedures they call."""
     mine: set[str] = set()
     called: set[str] = set()
     followed: set[str] = set()
+    todo = list(roots)
     while todo:
         stack: list[ir.Node] = [todo.pop()]
         while stack:
@@ -225,19 +232,8 @@ def _function_reads(env: Env, program: ir.Program) -> dict[str, set[str]]:
     reads: dict[str, set[str]] = {}
     calls: dict[str, set[str]] = {}
     for f in program.functions:
-        mine: set[str] = set()
-        called: set[str] = set()
-        stack: list[ir.Node] = [f.body]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ir.ParamRef) and (p := env.params.get(node.name)) is not None and p.secret:
-                mine.add(node.name)
-            elif isinstance(node, ir.TableGet):
-                mine.update(s for s in env.table_params.get(node.table, ()) if env.params[s].secret)
-            elif isinstance(node, ir.CallFn):
-                called.add(node.func)
-            stack.extend(_children(node))
-        reads[f.name], calls[f.name] = mine, called
+        # A function's locals are its parameters and comprehension names: nothing is given to them to follow.
+        reads[f.name], calls[f.name] = _reads(env, [f.body], {})
     for proc in program.procedures:
         if proc.result is not None:
             reads[proc.name], calls[proc.name] = _returned_reads(env, proc)
