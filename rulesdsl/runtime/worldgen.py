@@ -118,21 +118,12 @@ def away_from(grid: Grid, candidates: Iterable[int], avoid: Iterable[int], spaci
     _check_sectors(grid, cells)
     if spacing <= 0:
         return cells
-    blocked = bytearray(grid.size)
-    w = grid.width
-    ones = b"\x01" * w
-    rows_of = _spans(grid.height, spacing - 1, grid.wrap_y)
-    cols_of = _spans(w, spacing - 1, grid.wrap_x)
     near = sorted(set(avoid))
     _check_sectors(grid, near)
+    squares = _Squares(grid, spacing)
     for s in near:
-        r, c = divmod(s, w)
-        col_runs = cols_of[c]
-        for a, b in rows_of[r]:
-            for row in range(a, b):
-                base = row * w
-                for x, y in col_runs:
-                    blocked[base + x : base + y] = ones[: y - x]
+        squares.block(s)
+    blocked = squares.blocked
     return [s for s in cells if not blocked[s]]
 
 
@@ -662,26 +653,40 @@ def _pack(grid: Grid, order: list[int], n: int, spacing: int) -> list[int]:
         return kept
     if spacing <= 1:
         return order[:n]
-    blocked = bytearray(grid.size)
-    w = grid.width
-    q = spacing - 1
-    ones = b"\x01" * w
-    rows_of = _spans(grid.height, q, grid.wrap_y)
-    cols_of = _spans(w, q, grid.wrap_x)
+    squares = _Squares(grid, spacing)
+    blocked = squares.blocked
     for s in order:
         if blocked[s]:
             continue
         kept.append(s)
         if len(kept) == n:
             break
+        squares.block(s)
+    return kept
+
+
+class _Squares:
+    """Sectors blocked by the squares of sectors closer than `spacing` around chosen ones, marked a slice of
+    a row at a time (wrapped or clipped as the grid is), so blocking costs a few slices, not the square."""
+
+    __slots__ = ("_cols_of", "_ones", "_rows_of", "_width", "blocked")
+
+    def __init__(self, grid: Grid, spacing: int) -> None:
+        self.blocked = bytearray(grid.size)
+        self._width = grid.width
+        self._ones = b"\x01" * grid.width
+        self._rows_of = _spans(grid.height, spacing - 1, grid.wrap_y)
+        self._cols_of = _spans(grid.width, spacing - 1, grid.wrap_x)
+
+    def block(self, s: int) -> None:
+        w, blocked, ones = self._width, self.blocked, self._ones
         r, c = divmod(s, w)
-        col_runs = cols_of[c]
-        for a, b in rows_of[r]:
+        col_runs = self._cols_of[c]
+        for a, b in self._rows_of[r]:
             for row in range(a, b):
                 base = row * w
                 for x, y in col_runs:
                     blocked[base + x : base + y] = ones[: y - x]
-    return kept
 
 
 def _spans(length: int, q: int, wrap: bool) -> list[list[tuple[int, int]]]:
