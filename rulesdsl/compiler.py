@@ -173,22 +173,35 @@ def import_generated(target: Path) -> tuple[ModuleType, RulesetSpec]:
 @cache
 def load_template(spec: RulesetSpec) -> jinja2.Template:
     """The ruleset's report template, compiled by Jinja to Python once and kept in the cache beside the
-    compiled modules: a turn reads that instead of compiling the template again. The key holds all that
-    makes the code: the template, Jinja's version and the compiler's own files (which hold template_env's
-    settings). The code is always run by the sandboxed environment of template_env, as from_string would
-    run it."""
-    import jinja2
-
+    compiled modules: a turn reads that instead of compiling the template again. The code is always run by
+    the sandboxed environment of template_env, as from_string would run it."""
     from rulesdsl.runtime.report import template_env
 
-    env = template_env()
-    key = f"{jinja2.__version__}/{compiler_fingerprint()}/{spec.template}"
+    return _cached_template(template_env(), spec.template, "text")
+
+
+@cache
+def load_html_template(spec: RulesetSpec) -> jinja2.Template:
+    """The ruleset's HTML template (its report block's `html`), cached as load_template caches the text one,
+    and run by runtime/html.py's environment (autoescape on)."""
+    from rulesdsl.runtime.html import html_env
+
+    return _cached_template(html_env(), spec.html, "html")
+
+
+def _cached_template(env: jinja2.Environment, text: str, kind: str) -> jinja2.Template:
+    """`text` as a template of `env`, its code read from the cache when made before. The key holds all that
+    makes the code: the template, which environment (`kind`), Jinja's version and the compiler's own files
+    (which hold the environments' settings)."""
+    import jinja2
+
+    key = f"{jinja2.__version__}/{compiler_fingerprint()}/{kind}/{text}"
     target = cache_dir() / f"template_{hashlib.sha256(key.encode()).hexdigest()[:24]}.py"
     try:
         code = _template_code(target, target.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         # Not cached yet, or a cache file spoilt outside rulesdsl (never half-written by it): compile again.
-        source = env.compile(spec.template, raw=True)
+        source = env.compile(text, raw=True)
         _write_cache(target, source.encode("utf-8"))
         code = _template_code(target, source)
     return env.template_class.from_code(env, code, env.make_globals(None))

@@ -35,7 +35,7 @@ from typing import Any
 
 import yaml
 
-from rulesdsl.compiler import cache_dir, check_path, load_module, load_template
+from rulesdsl.compiler import cache_dir, check_path, load_html_template, load_module, load_template
 from rulesdsl.diagnostics import CompileError
 from rulesdsl.game import inbox, yamlio
 from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, lock_new_staging, remove_abandoned, write_file
@@ -559,6 +559,7 @@ def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folde
     staging.mkdir(folder)
     written = []
     template = load_template(game.spec)
+    page_template = load_html_template(game.spec) if game.spec.html else None
     # One window for all the reports: the state does not change while they are written, so a function every
     # report calls (a country's controller) is worked out once for the turn, not once per player.
     with unchanging(game):
@@ -577,7 +578,7 @@ def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folde
             as_json = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
             staging.write(f"{folder}/{base}.json", as_json.encode("utf-8"))
             try:
-                page = render_html(game.spec, data)
+                page = render_html(game.spec, data, page_template)
             except Exception as e:
                 raise GameError(f"{failed}: the HTML report of {p.name} failed: {e}") from None
             staging.write(f"{folder}/{base}.html", page.encode("utf-8"))

@@ -201,9 +201,11 @@ def _template(text: str) -> jinja2.Template:
     return html_env().from_string(text)
 
 
-def render_html(spec: RulesetSpec, data: dict[str, Any]) -> str:
-    """The report's page: the ruleset's HTML template when it names one, else the default page."""
+def render_html(spec: RulesetSpec, data: dict[str, Any], template: jinja2.Template | None = None) -> str:
+    """The report's page: the ruleset's HTML template when it names one, else the default page. `template`
+    is that template already compiled (the compiler caches it: rulesdsl.compiler.load_html_template);
+    without it, the template is compiled here."""
     if not spec.html:
         return default_page(data)
-    page = _template(spec.html).render(**data)
+    page = (template or _template(spec.html)).render(**data)
     return "\n".join(line.rstrip() for line in page.splitlines()).rstrip("\n") + "\n"

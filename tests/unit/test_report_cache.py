@@ -132,3 +132,30 @@ def test_the_templates_code_is_kept_as_marshalled_code_and_used_only_for_its_own
     code.write_bytes(made[:20] + b"\x00garbage")
     assert _fresh("{{ 6 * 7 }}").render() == "42"
     assert code.read_bytes() == made
+
+
+class _HtmlSpec:
+    """What load_html_template reads of a ruleset."""
+
+    def __init__(self, html: str) -> None:
+        self.html = html
+
+
+def test_the_html_template_is_cached_too_and_autoescapes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulesdsl.compiler import load_html_template
+
+    monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path))
+    text = "<p>{{ name }}</p>"
+    load_html_template.cache_clear()
+    assert load_html_template(_HtmlSpec(text)).render(name="<b>") == "<p>&lt;b&gt;</p>"  # type: ignore[arg-type]
+    [cached] = tmp_path.glob("template_*.py")
+    # The next process reads the code from the cache, not the template: a turn compiles no HTML template.
+    from rulesdsl.runtime.html import html_env
+
+    cached.write_text(html_env().compile("<i>{{ name }}</i>", raw=True), encoding="utf-8")
+    load_html_template.cache_clear()
+    assert load_html_template(_HtmlSpec(text)).render(name="<b>") == "<i>&lt;b&gt;</i>"  # type: ignore[arg-type]
+    # The text template of the same source is another file: the two environments differ (autoescape).
+    load_template.cache_clear()
+    load_template(_Spec(text))  # type: ignore[arg-type]
+    assert len(list(tmp_path.glob("template_*.py"))) == 2
