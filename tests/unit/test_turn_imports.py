@@ -43,13 +43,16 @@ def test_a_cached_turn_imports_no_compiler_part(tmp_path: Path) -> None:
                        str(example / "scenario.yaml")], cache)
     assert code == 0
     assert "rulesdsl.checker" in made  # `new` compiles: the list below is not empty for lack of a check
+    templates = sorted(cache.glob("template_*.py"))
     code, modules = _run(["turn", str(game), *map(str, mail)], cache)
     assert code == 0
     assert (game / "turns" / "turn-001" / "state.yaml").is_file()
     imported = [m for m in modules if any(m == n or m.startswith(f"{n}.") for n in NOT_IN_A_TURN)]
     assert imported == []
-    # The template came from the cache too: it is compiled beside the module, once.
-    assert len(list(cache.glob("template_*.py"))) == 1
+    # The templates came from the cache too: the text one and the HTML one, each compiled beside the module,
+    # once, by `new`; the turn added none.
+    assert len(templates) == 2
+    assert sorted(cache.glob("template_*.py")) == templates
 
 
 def test_a_plain_file_name_is_one_the_compiler_and_the_checker_both_accept() -> None:
