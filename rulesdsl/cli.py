@@ -17,6 +17,7 @@ from rulesdsl.diagnostics import CompileError, render_json, render_text
 from rulesdsl.game import store
 from rulesdsl.game.folder import GameError, GameFolder, TurnResult, turn_name
 from rulesdsl.game.names import report_base
+from rulesdsl.game.progress import MODES, Progress, progress_for
 
 _TRACEBACK = "RULESDSL_TRACEBACK"
 
@@ -75,7 +76,11 @@ def cmd_new(args: argparse.Namespace) -> int:
         print(f"{args.rules}: no such file", file=sys.stderr)
         return 2
     scenario = Path(args.scenario) if args.scenario else None
-    folder = GameFolder.create(rules, Path(args.gamedir), scenario, args.seed)
+    progress = _progress(args)
+    try:
+        folder = GameFolder.create(rules, Path(args.gamedir), scenario, args.seed, progress)
+    finally:
+        progress.done()
     game = folder.started if folder.started is not None else folder.load_game()
     # The game is made: as for a turn, a summary that cannot be printed does not make the command fail.
     try:
@@ -102,7 +107,12 @@ def cmd_turn(args: argparse.Namespace) -> int:
     folder = GameFolder(Path(args.gamedir))
     # No files: the orders `rulesdsl intake` filed for the turn (and the GM's).
     orders = [Path(f) for f in args.orders] if args.orders else None
-    result = folder.process_turn(orders, force=args.force, dry_run=args.dry_run)
+    progress = _progress(args)
+    try:
+        result = folder.process_turn(orders, force=args.force, dry_run=args.dry_run, progress=progress)
+    finally:
+        # The bar is gone before the summary is printed: stdout and stderr share the GM's terminal.
+        progress.done()
     if result.dry_run:
         try:
             _print_dry_run(args, result)
@@ -125,7 +135,11 @@ def cmd_turn(args: argparse.Namespace) -> int:
 def cmd_intake(args: argparse.Namespace) -> int:
     from rulesdsl.game.intake import intake
 
-    result = intake(Path(args.gamedir), [Path(m) for m in args.mailboxes])
+    progress = _progress(args)
+    try:
+        result = intake(Path(args.gamedir), [Path(m) for m in args.mailboxes], progress)
+    finally:
+        progress.done()
     unit = f"{result.unit} {result.turn}"
     print(f"{args.gamedir}: {len(result.filed)} mail(s) filed for {unit}, {len(result.refused)} refused, "
           f"{len(result.other_game)} for another game, {result.duplicates} already read")
@@ -209,6 +223,23 @@ def cmd_gm(args: argparse.Namespace) -> int:
     return 0
 
 
+_PROGRESS = "RULESDSL_PROGRESS"
+
+
+def _progress(args: argparse.Namespace) -> Progress:
+    if args.progress not in MODES:
+        raise GameError(f"{_PROGRESS}: {args.progress!r} is not a progress mode; use one of {', '.join(MODES)}")
+    return progress_for(args.progress, sys.stderr, f"{args.gamedir}: ")
+
+
+def _add_progress(p: argparse.ArgumentParser) -> None:
+    # The environment sets the default for a whole script (or a test suite) at once.
+    p.add_argument("--progress", choices=MODES, default=os.environ.get(_PROGRESS, "auto"),
+                   help="how the stages of a long run are shown on stderr: a bar, a line per stage, or none; auto "
+                        f"is the bar on a terminal, the lines otherwise. Default: ${_PROGRESS}, else auto. "
+                        "stdout is the same for all")
+
+
 def _show_report(show: str, reports: list[tuple[str, Path]]) -> None:
     """Prints the report of the player named `show`, by account number or by name."""
     wanted = [p for n, p in reports if show in (n, p.name.split("-", 1)[0])]
@@ -262,10 +293,12 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("--scenario")
     n.add_argument("--seed", type=int)
     n.add_argument("--show", help="print the starting report of this account (or player name)")
+    _add_progress(n)
     n.set_defaults(func=cmd_new)
     m = sub.add_parser("intake", help="file the orders mailed for the coming turn, with a receipt for each mail")
     m.add_argument("gamedir")
     m.add_argument("mailboxes", nargs="+", metavar="MAILBOX", help="a Maildir folder or an mbox file")
+    _add_progress(m)
     m.set_defaults(func=cmd_intake)
     t = sub.add_parser("turn", help="process the next turn from the players' order files, or with none "
                                     "the orders `rulesdsl intake` filed")
@@ -280,6 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "no_orders_limit sent none")
     t.add_argument("--dry-run", action="store_true",
                    help="run the turn and print its reports, writing nothing to the game folder")
+    _add_progress(t)
     t.set_defaults(func=cmd_turn)
     s = sub.add_parser("status", help="the turn, who has sent orders for the next one, who missed turns")
     s.add_argument("gamedir")

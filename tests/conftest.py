@@ -28,3 +28,9 @@ def text_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
 def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     # Compiled modules go to a per-session cache, never the user's.
     monkeypatch.setenv("RULESDSL_CACHE", str(tmp_path_factory.getbasetemp() / "rulesdsl-cache"))
+
+
+@pytest.fixture(autouse=True)
+def _no_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Commands print stderr as before progress was shown: tests of progress ask for it with --progress.
+    monkeypatch.setenv("RULESDSL_PROGRESS", "none")

@@ -41,6 +41,7 @@ from rulesdsl.game import inbox, yamlio
 from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, lock_new_staging, remove_abandoned, write_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.names import order_file, report_base
+from rulesdsl.game.progress import NULL, Progress
 from rulesdsl.game.schemafit import fits
 from rulesdsl.runtime.core import PlayerBase, RulesError, unchanging
 from rulesdsl.runtime.engine import Game
@@ -281,7 +282,8 @@ class GameFolder:
 
     # ------------------------------------------------------------ starting
     @classmethod
-    def create(cls, rules: Path, root: Path, scenario: Path | None, seed: int | None) -> GameFolder:
+    def create(cls, rules: Path, root: Path, scenario: Path | None, seed: int | None,
+               progress: Progress = NULL) -> GameFolder:
         if root.exists() and any(root.iterdir()):
             raise GameError(f"{root}: already exists and is not empty; choose a new folder for the game")
         where = scenario.name if scenario else "scenario"
@@ -301,6 +303,7 @@ class GameFolder:
             if accounts.index(a) != i:
                 raise GameError(f"{where}: $.players[{i}].account: account {a} is already player "
                                 f"{accounts.index(a) + 1}")
+        progress.stage("checking the rules")
         checked = check_path(rules)
         if not checked.ok:
             raise CompileError([d for d in checked.diagnostics if d.severity == "error"], checked.sources)
@@ -341,21 +344,24 @@ class GameFolder:
                     faults += str(e).splitlines()
                 if faults:
                     raise GameError("\n".join(faults))
+                progress.stage("making the world")
                 try:
                     game = new_game(spec, data, module_file)
                 except StateError as e:
                     raise GameError("\n".join(f"{where}: {x}" for x in e.errors)) from None
                 except RulesError as e:  # a phase `at start` that fails
                     raise GameError(f"the game was not made: {e}") from None
+                progress.stage("saving the state")
                 start = turn_name(game.turn)
                 staging.mkdir("turns")
                 staging.mkdir(f"turns/{start}")
                 staging.write(f"turns/{start}/state.yaml", yaml_bytes(dump(game)))
                 # Players see where they start before their first orders. The game is read back as a turn
                 # reads it, so these reports are what turn 1 starts from.
+                progress.stage("reading the state back")
                 started = cls(staging.path).load_game()
                 write_reports(started, [p for p in started.all_players if p.active], staging,
-                              f"turns/{start}/reports", "the game was not made")
+                              f"turns/{start}/reports", "the game was not made", progress)
                 if root.exists():
                     root.rmdir()
                 staging.commit()
@@ -368,7 +374,8 @@ class GameFolder:
         return folder
 
     # ------------------------------------------------------------ a turn
-    def process_turn(self, order_files: list[Path] | None, force: bool = False, dry_run: bool = False) -> TurnResult:
+    def process_turn(self, order_files: list[Path] | None, force: bool = False, dry_run: bool = False,
+                     progress: Progress = NULL) -> TurnResult:
         """Processes the next turn from the mailed files, in the order given, and commits it. With
         `order_files` None, from the orders filed for it in GAMEDIR/inbox/turn-NNN (see inbox.py), which
         stay there: a rollback then a turn reads them again.
@@ -381,7 +388,8 @@ class GameFolder:
         more active positions without orders than game.yaml's `no_orders_limit` allows.
 
         With `dry_run`, the turn is written to a new temporary folder (TurnResult.folder; the caller removes
-        its parent) and nothing in the game folder changes."""
+        its parent) and nothing in the game folder changes. `progress` is told of each stage: the state loaded,
+        the turn's phases, each report written, the state saved."""
         self.latest_turn()  # not a game folder: say so before making a lock file in it
         with GameLock(self.root / LOCK_NAME):
             # Under the lock, any staging folder is one a killed turn left (with access codes in it).
@@ -390,7 +398,7 @@ class GameFolder:
             coming = self.latest_turn() + 1
             if order_files is None:
                 gm = inbox.gm_files(self.root, coming)
-                return self._process_turn(self._filed_orders(force or bool(gm)), force, True, dry_run, gm)
+                return self._process_turn(self._filed_orders(force or bool(gm)), force, True, dry_run, gm, progress)
             waiting = inbox.filed_orders(self.root, coming)
             if waiting and not force:
                 # The next intake files for the turn after: mail filed for this one would never be read.
@@ -398,7 +406,7 @@ class GameFolder:
                                 f"({waiting[0].parent}); nothing was done. Run `rulesdsl turn {self.root}` "
                                 "without order files to process them, or use --force to process only the "
                                 "files given")
-            return self._process_turn(order_files, force, False, dry_run)
+            return self._process_turn(order_files, force, False, dry_run, progress=progress)
 
     def _filed_orders(self, force: bool) -> list[Path]:
         files = inbox.filed_files(self.root, self.latest_turn() + 1)
@@ -435,7 +443,7 @@ class GameFolder:
         return mail
 
     def _process_turn(self, order_files: list[Path], force: bool, filed: bool, dry_run: bool,
-                      gm_files: list[Path] | None = None) -> TurnResult:
+                      gm_files: list[Path] | None = None, progress: Progress = NULL) -> TurnResult:
         laps = _Laps(self.timings)
         mail = self._read_mail(order_files)
         # The GM's submissions (inbox.gm_files) are read first, so a GM order is carried out before the
@@ -456,6 +464,7 @@ class GameFolder:
                                     "mail; nothing was done. To process both all the same, use --force")
                 given[m.sha256] = m.path
         laps.mark("mail")
+        progress.stage("loading the state")
         game = self.load_game()
         laps.mark("load")
         if game.game_over:
@@ -465,8 +474,9 @@ class GameFolder:
         submissions = [(f"gm/{m.path.name}", m.data.decode("utf-8", errors="replace")) for m in gm_mail]
         game.gm_labels = frozenset(label for label, _ in submissions)
         submissions += [(m.path.name, m.data.decode("utf-8", errors="replace")) for m in mail]
+        progress.stage("running the turn", game.turn_phases)
         try:
-            game.process_turn(submissions)
+            game.process_turn(submissions, progress.advance)
         except RulesError as e:
             raise GameError(f"the turn was not processed, and the game is as it was: {e}") from None
         if faults := broken(game):
@@ -516,7 +526,7 @@ class GameFolder:
             laps.mark("mail")
             players = [p for p in game.all_players if p.active or game.turns[p._key].was_active]
             result.reports = write_reports(game, players, staging, "reports",
-                                           "the turn was not processed, and the game is as it was")
+                                           "the turn was not processed, and the game is as it was", progress)
             news = [f"{game.spec.title} {game.meta.get('id', '')}: news of {game.spec.turn_unit} {turn}", ""]
             news += [f"  {item}" for item in game.news_items()] or [f"  A quiet {game.spec.turn_unit}."]
             result.news = staging.write("news.txt", ("\n".join(news) + "\n").encode("utf-8"))
@@ -526,6 +536,7 @@ class GameFolder:
                 lines += [f"  {u}" for u in game.unrouted]
                 result.unrouted_file = staging.write("unrouted.txt", ("\n".join(lines) + "\n").encode("utf-8"))
             laps.mark("reports")
+            progress.stage("saving the state")
             staging.write("state.yaml", yaml_bytes(dump(game)))
             laps.mark("save")
             result.warnings = staging.commit()
@@ -552,11 +563,12 @@ class GameFolder:
 
 
 def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folder: str,
-                  failed: str) -> list[tuple[str, Path]]:
+                  failed: str, progress: Progress = NULL) -> list[tuple[str, Path]]:
     """Each player's report, its text (ACCOUNT-name.txt), its data (.json) and its page (.html), into `folder`
     of the staging folder; returns (player name, path once committed). A report that fails stops it all: `failed` says
-    what that leaves undone, as the error's first words."""
+    what that leaves undone, as the error's first words. `progress` counts the reports as they are written."""
     staging.mkdir(folder)
+    progress.stage("writing the reports", len(players))
     written = []
     template = load_template(game.spec)
     page_template = load_html_template(game.spec) if game.spec.html else None
@@ -583,6 +595,7 @@ def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folde
                 raise GameError(f"{failed}: the HTML report of {p.name} failed: {e}") from None
             staging.write(f"{folder}/{base}.html", page.encode("utf-8"))
             written.append((p.name, path))
+            progress.advance()
     return written
 
 

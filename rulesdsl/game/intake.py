@@ -37,6 +37,7 @@ from pathlib import Path
 from rulesdsl.game.disk import LOCK_NAME, GameLock, fsync_dir, make_dir, write_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.inbox import FILED, INBOX, INDEX, OTHER_GAME, REFUSED, REPLACED, Entry, inbox_dir, read_index
+from rulesdsl.game.progress import NULL, Progress
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.mail import LINE_END, Refusal, by_account
 from rulesdsl.runtime.orders import shown
@@ -200,8 +201,9 @@ def _header_start(lines: list[str], game: Game) -> int | None:
     return named if named is not None else first
 
 
-def read_mailbox(path: Path) -> Iterator[bytes]:
-    """Each mail of a Maildir (its new/ and cur/, by name) or an mbox file, as its bytes; never changed."""
+def read_mailbox(path: Path, progress: Progress = NULL) -> Iterator[bytes]:
+    """Each mail of a Maildir (its new/ and cur/, by name) or an mbox file, as its bytes; never changed.
+    `progress` is told a stage of as many mails as the mailbox holds; the caller counts them."""
     if path.is_dir():
         if not (path / "cur").is_dir() and not (path / "new").is_dir():
             raise GameError(f"{path}: not a Maildir (it has no cur/ or new/)")
@@ -212,6 +214,7 @@ def read_mailbox(path: Path) -> Iterator[bytes]:
         raise GameError(f"{path}: no such mailbox")
     try:
         keys = sorted(box.keys()) if isinstance(box, mailbox.Maildir) else list(box.keys())
+        progress.stage(f"reading {path.name or path}", len(keys))
         for key in keys:
             yield box.get_bytes(key)
     except OSError as e:
@@ -338,14 +341,16 @@ def _reply(msg: EmailMessage, ident: str, kind: str, body: str) -> bytes:
 
 
 # ------------------------------------------------------------------ intake
-def intake(root: Path, mailboxes: list[Path]) -> IntakeResult:
-    """Reads every mail of the mailboxes and files the accepted ones for the coming turn, under the lock."""
+def intake(root: Path, mailboxes: list[Path], progress: Progress = NULL) -> IntakeResult:
+    """Reads every mail of the mailboxes and files the accepted ones for the coming turn, under the lock.
+    `progress` is told of the state loaded, then of each mailbox and each of its mails read."""
     from rulesdsl.game.folder import GameFolder  # folder.py reads the filed orders from here
 
     folder = GameFolder(root)
     folder.latest_turn()
     with (GameLock(root / LOCK_NAME, "another `rulesdsl intake` or `rulesdsl turn` is running on this game"),
           ThreadPoolExecutor(max_workers=4) as pool):
+        progress.stage("loading the state")
         game = folder.load_game()
         if game.game_over:
             raise GameError(f"{root}: the game is over (turn {game.turn}); no more orders are filed")
@@ -364,12 +369,13 @@ def intake(root: Path, mailboxes: list[Path]) -> IntakeResult:
         writes: list[tuple[Path, bytes]] = []
         seq = _next_seq(box, entries) - 1
         for path in mailboxes:
-            for raw in read_mailbox(path):
+            for raw in read_mailbox(path, progress):
                 msg = parser.parsebytes(raw)
                 assert isinstance(msg, EmailMessage)
                 ident = identity(raw, msg)
                 if ident in seen:
                     result.duplicates += 1
+                    progress.advance()
                     continue
                 seen.add(ident)
                 seq += 1
@@ -428,4 +434,5 @@ def intake(root: Path, mailboxes: list[Path]) -> IntakeResult:
                 writes.clear()
                 fsync_dir(root / OUTBOX)
                 _write_index(box, entries)
+                progress.advance()
         return result

@@ -271,8 +271,10 @@ class Game:
         self._doing = before
 
     # ------------------------------------------------------------ the turn
-    def process_turn(self, submissions: list[tuple[str, str]]) -> None:
-        """Runs one turn in place. Callers keep the previous state: on any error it is still theirs."""
+    def process_turn(self, submissions: list[tuple[str, str]], phase_done: Callable[[], object] | None = None) -> None:
+        """Runs one turn in place. Callers keep the previous state: on any error it is still theirs.
+        `phase_done`, if given, is called after each of the turn's phases (`turn_phases` of them), for the
+        GM's progress bar."""
         self.turn += 1
         self._news, self._batch, self._rngs, self._taken = [], {}, {}, []
         for store in self.units.values():
@@ -282,14 +284,14 @@ class Game:
         self.turns = {p._key: PlayerTurn(was_active=p.active) for p in self.all_players}
         try:
             self._reset_fields()
-            self._phases(before_orders=True)
+            self._phases(True, phase_done)
             # Accounts do not change in a turn: one look-up for all the mail, not a search of every player.
             accounts = by_account(self.all_players)
             for label, text in submissions:
                 self._take(self.mail.read(label, text, accounts, str(self.meta.get("number", "")),
                                           str(self.meta.get("id", ""))))
             self._choose()
-            self._phases(before_orders=False)
+            self._phases(False, phase_done)
             with self.doing("ending the turn"):
                 self._end_of_turn()
             # Victory conditions write nothing: a function they call for every player (who controls each
@@ -321,13 +323,19 @@ class Game:
             self.routes = None
         self._rngs, self._news, self.turns = {}, [], {}
 
-    def _phases(self, before_orders: bool) -> None:
+    @property
+    def turn_phases(self) -> int:
+        return sum(1 for phase in self.spec.phases if not phase.at_start)
+
+    def _phases(self, before_orders: bool, phase_done: Callable[[], object] | None = None) -> None:
         for phase in self.spec.phases:
             if phase.before_orders != before_orders or phase.at_start:
                 continue
             with self.doing(f"phase {phase.name}"):
                 if phase.when is None or phase.when(self):
                     phase.run(self)
+            if phase_done is not None:
+                phase_done()
 
     def locate(self, exc: BaseException) -> RulesError:
         """The error as the designer reads it: the `.rules` line and the rule of the innermost generated

@@ -267,9 +267,9 @@ def test_orders_are_kept_byte_for_byte(started: Path, tmp_path: Path, monkeypatc
 
     real = Game.process_turn
 
-    def spy(self: Game, submissions: list[tuple[str, str]]) -> None:
+    def spy(self: Game, submissions: list[tuple[str, str]], *rest: Any) -> None:
         seen.append(list(submissions))
-        real(self, submissions)
+        real(self, submissions, *rest)
 
     monkeypatch.setattr(Game, "process_turn", spy)
     result = GameFolder(game).process_turn([mail])
