@@ -259,8 +259,11 @@ def cli_turn_cpu(trees: list[Path], runs: int, players: int = 20) -> list[float]
             # Each tree as a GM runs it, with byte code cached: without it every run compiles rulesdsl again.
             env.pop("PYTHONDONTWRITEBYTECODE", None)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            subprocess.run([sys.executable, "-m", "rulesdsl", *args], env=env, cwd=tmp, check=True,
-                           stdout=subprocess.DEVNULL)
+            # stderr (a tree's progress lines, as on a pipe) is shown only if the run fails.
+            done = subprocess.run([sys.executable, "-m", "rulesdsl", *args], env=env, cwd=tmp,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if done.returncode:
+                sys.exit(f"rulesdsl {' '.join(args)} in {trees[tree]}: exit status {done.returncode}\n{done.stderr}")
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
