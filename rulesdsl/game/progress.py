@@ -104,13 +104,20 @@ class BarProgress:
     def __init__(self, console: Any = None, prefix: str = "") -> None:
         # Imported here and only here: loading rich costs more than a small game's whole turn.
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import BarColumn, ProgressColumn, Task, TextColumn, TimeElapsedColumn
         from rich.progress import Progress as RichProgress
+        from rich.text import Text
+
+        class Count(ProgressColumn):
+            """`done/total` for a stage that counts; nothing for one that does not (loading the state)."""
+
+            def render(self, task: Task) -> Text:
+                return Text("" if task.total is None else f"{task.completed:.0f}/{task.total:.0f}", style="green")
 
         self.console = console if console is not None else Console(stderr=True)
         self.prefix = prefix
-        self.bar = RichProgress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=self.console, transient=True)
+        self.bar = RichProgress(TextColumn("{task.description}"), BarColumn(), Count(), TimeElapsedColumn(),
+                                console=self.console, transient=True)
         self.task: Any = None
         self.current = _Stages()
         self.ended: list[str] = []
