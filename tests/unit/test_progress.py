@@ -78,7 +78,7 @@ def test_lines_of_a_new_game(tmp_path: Path) -> None:
     ]
 
 
-def test_lines_of_an_intake(covert: Path, tmp_path: Path) -> None:
+def test_lines_of_an_intake(covert: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = _copy(covert, tmp_path / "game")
     box = mailbox.Maildir(tmp_path / "Maildir", create=True)
     box.add(_mail("CO-175\n13579\nHEADS2\nB,SAF,9\n", "<a@example.org>"))
@@ -92,9 +92,13 @@ def test_lines_of_an_intake(covert: Path, tmp_path: Path) -> None:
     lines = LineProgress(out, seconds=False)
     result = intake(root, [tmp_path / "Maildir", tmp_path / "more.mbox"], lines)
     lines.done()
-    out_lines = out.getvalue().splitlines()
-    assert out_lines == ["loading the state", "reading Maildir: 4/4", "reading more.mbox: 1/1"]
+    assert out.getvalue().splitlines() == ["loading the state", "reading Maildir: 4/4", "reading more.mbox: 1/1"]
     assert (len(result.filed), result.duplicates) == (3, 1)
+    # The command line: the same stages, with their seconds, before intake's warnings; all mail read again.
+    assert main(["intake", str(root), str(tmp_path / "Maildir"), "--progress", "lines"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert [_SECONDS.sub("", line) for line in err] == [f"{root}: loading the state", f"{root}: reading Maildir: 4/4"]
+    assert all(_SECONDS.search(line) for line in err)
 
 
 def test_the_bar_on_a_terminal(covert: Path, tmp_path: Path) -> None:
