@@ -91,10 +91,22 @@ class _HtmlText(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("blockquote", "script", "style", "head"):
+            if tag == "blockquote" and not self.skip:
+                self._drop_introduction()
             self.skip += 1
         elif tag in _BLOCK_TAGS:
             self.pre += tag == "pre"
             self.parts.append("\n")
+
+    def _drop_introduction(self) -> None:
+        # A mail client's "On ..., X wrote:" above the quote (Gmail puts it in a div of its own) is not an
+        # order either, as in a plain mail (submission).
+        lines = "".join(self.parts).split("\n")
+        end = len(lines)
+        while end and not lines[end - 1].strip():
+            end -= 1
+        if end and lines[end - 1].strip().endswith("wrote:"):
+            self.parts = ["\n".join(lines[:end - 1]), "\n"]
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _BLOCK_TAGS:

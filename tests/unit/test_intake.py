@@ -296,3 +296,13 @@ def test_files_a_killed_intake_left_unrecorded_are_never_read_nor_written_over(t
     intake(game, [_maildir(tmp_path / "Maildir", _covert_mails()[1:2])])
     assert [p.name for p in filed_orders(game, 1)] == ["002-20408.txt"]
     assert (folder / "001-13579.txt").read_bytes() == b"half"
+
+
+def test_html_quote_leaves_out_its_introduction(tmp_path: Path) -> None:
+    # Gmail's reply: the "On ... wrote:" line sits in a div of its own above the blockquote; it is not an order.
+    msg = EmailMessage()
+    msg.set_content('<div dir="ltr"><div>CO-175</div><div>13579</div><div>HEADS2</div><div>B,SAF,9</div></div><br>'
+                    '<div class="gmail_quote"><div dir="ltr" class="gmail_attr">On Mon, 9 Nov 2026, GM &lt;<a '
+                    'href="mailto:gm@example.org">gm@example.org</a>&gt; wrote:<br></div><blockquote '
+                    'class="gmail_quote">report<br>B,SAF,50</blockquote></div><div>Thanks</div>', subtype="html")
+    assert body_text(msg) == "CO-175\n13579\nHEADS2\nB,SAF,9\nThanks"
