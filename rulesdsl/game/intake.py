@@ -217,15 +217,16 @@ def read_mailbox(path: Path, progress: Progress = NULL) -> Iterator[bytes]:
     """Each mail of a Maildir (its new/ and cur/, by name) or an mbox file, as its bytes; never changed.
     `progress` is told a stage of as many mails as the mailbox holds; the caller counts them."""
     if path.is_dir():
-        if not (path / "cur").is_dir() and not (path / "new").is_dir():
+        subdirs = [path / sub for sub in ("new", "cur") if (path / sub).is_dir()]
+        if not subdirs:
             raise GameError(f"{path}: not a Maildir (it has no cur/ or new/)")
-        box: mailbox.Mailbox = mailbox.Maildir(path, factory=None, create=False)
-    elif path.is_file():
-        box = mailbox.mbox(path, create=False)
-    else:
+        yield from _maildir_mail(path, subdirs, progress)
+        return
+    if not path.is_file():
         raise GameError(f"{path}: no such mailbox")
+    box = mailbox.mbox(path, create=False)
     try:
-        keys = sorted(box.keys()) if isinstance(box, mailbox.Maildir) else list(box.keys())
+        keys = list(box.keys())
         progress.stage(f"reading {path.name or path}", len(keys))
         for key in keys:
             yield box.get_bytes(key)
@@ -233,6 +234,20 @@ def read_mailbox(path: Path, progress: Progress = NULL) -> Iterator[bytes]:
         raise GameError(f"{path}: cannot read the mailbox: {e.strerror or e}") from None
     finally:
         box.close()
+
+
+def _maildir_mail(path: Path, subdirs: list[Path], progress: Progress) -> Iterator[bytes]:
+    # Read here rather than by mailbox.Maildir, which fails on a Maildir without cur/ (a copy made by a tool
+    # that keeps no empty folders, git among them). In the order of the names without their flags
+    # (":2,S"), as mailbox.Maildir's sorted keys gave it: a delivery's name starts with its time.
+    try:
+        names = sorted((p.name.split(":")[0], p) for sub in subdirs for p in sub.iterdir()
+                       if not p.name.startswith(".") and p.is_file())
+        progress.stage(f"reading {path.name or path}", len(names))
+        for _, p in names:
+            yield p.read_bytes()
+    except OSError as e:
+        raise GameError(f"{path}: cannot read the mailbox: {e.strerror or e}") from None
 
 
 def identity(raw: bytes, msg: EmailMessage) -> str:

@@ -306,3 +306,13 @@ def test_html_quote_leaves_out_its_introduction(tmp_path: Path) -> None:
                     'href="mailto:gm@example.org">gm@example.org</a>&gt; wrote:<br></div><blockquote '
                     'class="gmail_quote">report<br>B,SAF,50</blockquote></div><div>Thanks</div>', subtype="html")
     assert body_text(msg) == "CO-175\n13579\nHEADS2\nB,SAF,9\nThanks"
+
+
+def test_maildir_with_new_alone_is_read(tmp_path: Path) -> None:
+    # A Maildir copied without its empty folders (git keeps none) has new/ alone; it is still a Maildir.
+    game = _game(tmp_path, COVERT)
+    box = _maildir(tmp_path / "Maildir", _covert_mails()[1:3])
+    (box / "cur").rmdir()
+    (box / "tmp").rmdir()
+    result = intake(game, [box])
+    assert [a for a, _ in result.filed] == ["20408", "4321"]
