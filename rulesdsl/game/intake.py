@@ -150,25 +150,63 @@ def _content(part: Message) -> str:
 
 
 def body_text(msg: EmailMessage) -> str:
-    """The text a player wrote: the text/plain part, or an HTML-only mail's text, in any charset and
-    transfer encoding; attachments are not read."""
+    """The text a player wrote: the text/plain part (format=flowed lines joined again), or an HTML-only
+    mail's text, in any charset and transfer encoding; attachments are not read."""
     plain = msg.get_body(preferencelist=("plain",))
     if plain is not None:
-        return _content(plain)
+        text = _content(plain)
+        if str(plain.get_param("format", "")).lower() == "flowed":
+            return _unflowed(text, str(plain.get_param("delsp", "")).lower() == "yes")
+        return text
     html = msg.get_body(preferencelist=("html",))
     if html is not None:
         return html_text(_content(html))
     return ""
 
 
+def _unflowed(text: str, delsp: bool) -> str:
+    """RFC 3676: a line ending in a space (but the signature line "-- ") goes on in the next line of the same
+    quote depth; a space after the quote marks was added by the sender (space-stuffing)."""
+    out: list[str] = []
+    depth, line, flowing = -1, "", False
+    for raw in LINE_END.split(text):
+        marks = len(raw) - len(raw.lstrip(">"))
+        body = raw[marks:].removeprefix(" ")
+        soft = body.endswith(" ") and body != "-- "
+        if soft and delsp:
+            body = body[:-1]
+        if flowing and marks == depth:
+            line += body
+        else:
+            if depth >= 0:
+                out.append(line)
+            depth, line = marks, ">" * marks + (" " if marks else "") + body
+        flowing = soft
+    if depth >= 0:
+        out.append(line)
+    return "\n".join(out)
+
+
+def _replied_below(lines: list[str], i: int) -> bool:
+    """Where Outlook puts the mail it answers, with no '>' before its lines: below a line of underscores
+    (Outlook on the web), or a "From:" line followed by "Sent:" (Outlook for Windows)."""
+    line = lines[i].strip()
+    if re.fullmatch(r"_{10,}", line):
+        after = next((x.strip() for x in lines[i + 1:] if x.strip()), "")
+        return after.lower().startswith("from:")
+    return line.lower().startswith("from:") and i + 1 < len(lines) and \
+        lines[i + 1].strip().lower().startswith("sent:")
+
+
 def submission(text: str, game: Game) -> str:
     """The submission in a mail's text: from where its header starts (`_header_start`), without quoted
     lines (`>`) and the line that introduces them ("On ... wrote:"), and up to a signature (`-- `) or a
-    forwarded or answered message."""
+    forwarded or answered message (Outlook's too)."""
     lines = LINE_END.split(text.removeprefix("\ufeff"))
     kept: list[str] = []
-    for line in lines:
-        if (line.rstrip(" \t") in ("--", "-- ") and line.startswith("--")) or _ORIGINAL.match(line):
+    for i, line in enumerate(lines):
+        if (line.rstrip(" \t") in ("--", "-- ") and line.startswith("--")) or _ORIGINAL.match(line) or \
+                _replied_below(lines, i):
             break
         if line.lstrip(" \t").startswith(">"):
             # A mail client's "On ..., X wrote:" before the quote is not an order either.

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import mailbox
 import shutil
+from email import policy
 from email.message import EmailMessage
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
+from email.parser import BytesParser
 from pathlib import Path
 
 import pytest
@@ -316,3 +318,38 @@ def test_maildir_with_new_alone_is_read(tmp_path: Path) -> None:
     (box / "tmp").rmdir()
     result = intake(game, [box])
     assert [a for a, _ in result.filed] == ["20408", "4321"]
+
+
+def test_format_flowed_is_read_as_written(tmp_path: Path) -> None:
+    # Thunderbird wraps a long line with a space before each soft break (RFC 3676): the quote's "On ...
+    # wrote:" line, wrapped in two, is left out whole, and a wrapped line of orders is one line again.
+    raw = (b"From: eye@example.org\nSubject: Re: report\nMIME-Version: 1.0\n"
+           b"Content-Type: text/plain; charset=UTF-8; format=flowed\nContent-Transfer-Encoding: 7bit\n\n"
+           b"Hello GM, a long line that the mail client wraps \nat seventy-two characters.\n\nCO-175\n1001\nEYE1776\n"
+           b" B,FRA,10\nB,GER,8\n\n-- \nThe Illuminati\n\n"
+           b"On 09/11/2026 06:00, The Covert Operations Game Master of the Demo Game \n<gm@example.org> wrote:\n"
+           b"> Demo game -- turn \n> result\n")
+    msg = BytesParser(policy=policy.default).parsebytes(raw)
+    assert isinstance(msg, EmailMessage)
+    assert body_text(msg) == ("Hello GM, a long line that the mail client wraps at seventy-two characters.\n\n"
+                              "CO-175\n1001\nEYE1776\nB,FRA,10\nB,GER,8\n\n-- \nThe Illuminati\n\n"
+                              "On 09/11/2026 06:00, The Covert Operations Game Master of the Demo Game "
+                              "<gm@example.org> wrote:\n> Demo game -- turn result\n")
+    game = GameFolder(_game(tmp_path, COVERT)).load_game()
+    from rulesdsl.game.intake import submission
+
+    text = body_text(msg).replace("\n-- \nThe Illuminati\n", "")
+    assert submission(text, game) == "CO-175\n1001\nEYE1776\nB,FRA,10\nB,GER,8\n"
+
+
+def test_outlook_reply_without_quote_marks_ends_the_orders(tmp_path: Path) -> None:
+    # Outlook quotes the mail it answers below its header block, with no '>': a line of underscores
+    # (Outlook on the web) or "From:" then "Sent:" (Outlook for Windows).
+    game = GameFolder(_game(tmp_path, COVERT)).load_game()
+    from rulesdsl.game.intake import submission
+
+    report = "From: Game Master <gm@example.org>\nSent: Monday, November 9, 2026 6:00 AM\nTo: Hydra\n" \
+             "Subject: CO-175 report\n\nDemo game -- turn result\n  Access code: HEADS2\n  B,SAF,9\n"
+    orders = "CO-175\n13579\nHEADS2\nB,SAF,4\n"
+    assert submission(f"{orders}\n________________________________\n{report}", game) == orders
+    assert submission(f"{orders}\n{report}", game) == orders
