@@ -370,8 +370,11 @@ def nukecards() -> dict[int, list[Mail]]:
     weeks[w] = [
         Mail(3600, "avalon-thunderbird", thunderbird(avalon, "NC-42 round 3", o(w, "avalon"), "nc-avalon-3",
                                                      _date(w, 3600))),
-        Mail(7200, "borduria-outlook", outlook(borduria, "round 3", o(w, "borduria"),
-                                               "NC2BORD0003", _date(w, 7200))),
+        Mail(7200, "borduria-outlook-reply", outlook(
+            borduria, "RE: NC-42 report, round 2",
+            f"{o(w, 'borduria')}\n\n________________________________\nFrom: {GM}\n"
+            f"Sent: Monday, November 16, 2026 6:00 AM\nTo: {borduria}\nSubject: NC-42 report, round 2\n\n"
+            + "\n".join(reports[(2, "2")].split("\n")[:14]), "NC2BORD0003", _date(w, 7200))),
         Mail(10800, "carpathia-html", webmail_html(
             carpathia, "round 3", "<p>" + "<br>\n".join(o(w, "carpathia").split("\n")) + "</p>\n", "nc-carp-3",
             _date(w, 10800))),
@@ -389,8 +392,12 @@ def nukecards() -> dict[int, list[Mail]]:
     ]
     w = 4
     weeks[w] = [
-        Mail(3600, "avalon-thunderbird", thunderbird(avalon, "NC-42 round 4", o(w, "avalon"), "nc-avalon-4",
-                                                     _date(w, 3600))),
+        # The line before the quote is longer than Thunderbird's 72 characters: it is sent in two.
+        Mail(3600, "avalon-reply-quoting", thunderbird(
+            avalon, "Re: NC-42 report, round 3",
+            f"{o(w, 'avalon')}\n\nOn 23/11/2026 06:00, Game Master of the Demo nukes game, NC-42 "
+            f"<gm@example.org> wrote:\n{_quoted(reports[(3, '1')])}", "nc-avalon-4", _date(w, 3600),
+            reply_to="report-3-1")),
         Mail(7200, "borduria-outlook", outlook(borduria, "round 4", o(w, "borduria"), "NC2BORD0004",
                                                _date(w, 7200))),
         Mail(10800, "carpathia-html", webmail_html(
