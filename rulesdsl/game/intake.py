@@ -251,6 +251,22 @@ def _header_start(lines: list[str], game: Game) -> int | None:
     return named if named is not None else first
 
 
+def subject_text(msg: EmailMessage) -> str:
+    """The subject as its sender wrote it. An old client may write accents as raw bytes of the body's
+    charset (ISO-8859-1 mostly), which the email package reads as U+FFFD: those are read in that charset."""
+    subject = str(msg.get("Subject", "") or "").strip()
+    raw = next((str(v) for k, v in msg.raw_items() if k.lower() == "subject"), "")
+    if "\ufffd" not in subject or not any("\udc80" <= c <= "\udcff" for c in raw):
+        return subject
+    data = raw.encode("ascii", "surrogateescape")
+    for charset in ("utf-8", msg.get_content_charset() or "iso-8859-1", "iso-8859-1"):
+        try:
+            return " ".join(data.decode(charset).split())
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return subject
+
+
 def read_mailbox(path: Path, progress: Progress = NULL) -> Iterator[bytes]:
     """Each mail of a Maildir (its new/ and cur/, by name) or an mbox file, as its bytes; never changed.
     `progress` is told a stage of as many mails as the mailbox holds; the caller counts them."""
@@ -394,7 +410,7 @@ def _reply(msg: EmailMessage, ident: str, kind: str, body: str) -> bytes:
     addresses = [a for _, a in getaddresses([str(x) for x in to]) if a]
     if addresses:
         reply["To"] = ", ".join(addresses)
-    subject = str(msg.get("Subject", "") or "").strip()
+    subject = subject_text(msg)
     reply["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject or 'your orders'}"
     if not ident.startswith("sha256:"):
         reply["In-Reply-To"] = ident

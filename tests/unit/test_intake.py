@@ -353,3 +353,14 @@ def test_outlook_reply_without_quote_marks_ends_the_orders(tmp_path: Path) -> No
     orders = "CO-175\n13579\nHEADS2\nB,SAF,4\n"
     assert submission(f"{orders}\n________________________________\n{report}", game) == orders
     assert submission(f"{orders}\n{report}", game) == orders
+
+
+def test_raw_latin1_subject_is_answered_in_its_words(tmp_path: Path) -> None:
+    # An old client writes the subject's accents as raw ISO-8859-1 bytes, the body's charset: the reply's
+    # subject keeps them (it was "ge\ufffdndert").
+    game = _game(tmp_path, COVERT)
+    raw = (b"From: thrush@example.org\r\nSubject: Ordres \xe0 jour\r\nMessage-ID: <l1@example.org>\r\n"
+           b"Content-Type: text/plain; charset=iso-8859-1\r\n\r\nCO-175\r\n9999\r\nBIRD9\r\nB,CRU,5\r\n")
+    result = intake(game, [_maildir(tmp_path / "Maildir", [raw])])
+    reply = BytesParser(policy=policy.default).parsebytes(result.replies[0].read_bytes())
+    assert str(reply["Subject"]) == "Re: Ordres \u00e0 jour"
