@@ -6,6 +6,7 @@ outputs, and each turn's reports checked against the same orders given as the de
 from __future__ import annotations
 
 import re
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email import policy
@@ -185,13 +186,19 @@ def test_a_game_run_from_the_mailbox(demo: Demo, tmp_path: Path, capsys: pytest.
         _run(capsys, "new", str(ROOT / "rulesets" / demo.rules), str(folder), "--scenario", scenario)
     players = yaml.safe_load(Path(scenario).read_text(encoding="utf-8"))["players"]
     names, accounts = [str(p["name"]) for p in players], [str(p["account"]) for p in players]
-    mailboxes: list[str] = []
+    # The GM's own Maildir: each week's mail arrives in new/, and once read the mail client moves it to cur/
+    # with its flags (":2,S"), where intake finds it again the next week and knows it.
+    inbox = Path("Maildir")
+    for sub in ("new", "cur", "tmp"):
+        (inbox / sub).mkdir(parents=True)
     # What the GM reads each week: intake's summary and the status before the turn.
     intakes, statuses = [], []
     for turn, week in enumerate(demo.weeks, start=1):
-        # The GM keeps every week's mail and gives intake all of it: what was read before is known.
-        mailboxes.append(str(HERE / demo.folder / f"week{turn}"))
-        intake = _run(capsys, "intake", str(game), *mailboxes)
+        for mail in sorted((HERE / demo.folder / f"week{turn}" / "new").iterdir()):
+            shutil.copyfile(mail, inbox / "new" / mail.name)
+        intake = _run(capsys, "intake", str(game), str(inbox))
+        for mail in sorted((inbox / "new").iterdir()):
+            mail.rename(inbox / "cur" / f"{mail.name}:2,S")
         receipts = sum(kinds.count("receipt") for kinds in week.mail_out.values())
         assert (f"{receipts} mail(s) filed for {demo.stem} {turn}, {week.refused} refused, {week.other_game} for "
                 f"another game, {week.duplicates} already read") in intake
