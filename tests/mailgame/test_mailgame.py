@@ -199,8 +199,8 @@ def test_a_game_run_from_the_mailbox(demo: Demo, tmp_path: Path, capsys: pytest.
         intake = _run(capsys, "intake", str(game), str(inbox))
         for mail in sorted((inbox / "new").iterdir()):
             mail.rename(inbox / "cur" / f"{mail.name}:2,S")
-        receipts = sum(kinds.count("receipt") for kinds in week.mail_out.values())
-        assert (f"{receipts} mail(s) filed for {demo.stem} {turn}, {week.refused} refused, {week.other_game} for "
+        accepted = sum(kinds.count("receipt") for kinds in week.mail_out.values())
+        assert (f"{accepted} mail(s) filed for {demo.stem} {turn}, {week.refused} refused, {week.other_game} for "
                 f"another game, {week.duplicates} already read") in intake
         assert [p.name.split("-", 1)[1].removesuffix(".txt") for p in filed_orders(game, turn)] == week.filed
         _check_secrets(game, turn, demo, names, accounts)
