@@ -4,8 +4,9 @@ writes and the turn, the store and the status read.
 Layout (beside the turns; see game/folder.py):
     inbox/turn-NNN/           the orders filed for turn NNN, kept after the turn (a rollback leaves them, and
                               the turn run again reads the same orders); intake.py says what it writes there
-        intake.tsv            intake's record: one line per mail read (place, what became of it, account,
-                              identity, file); where it exists it alone says what is filed
+        intake.tsv            intake's record, appended to: a line per mail read (place, what became of it,
+                              account, identity, file), and a line for each later change (`replaced`);
+                              where it exists it alone says what is filed
         gm/                   the GM's submissions (`rulesdsl gm GAMEDIR order`, game/store.py)
     turns/turn-NNN/submitted.txt   the accounts whose orders were taken in that turn, one a line
     turns/.rollback-NNN       a turn being rolled back (game/store.py): finished under the next lock
@@ -47,20 +48,82 @@ class Entry:
     file: str
 
 
+def _line(e: Entry) -> str:
+    return f"{e.seq:03d}\t{e.status}\t{e.account}\t{e.ident}\t{e.file}\n"
+
+
 def read_index(folder: Path) -> list[Entry]:
+    """The mails of intake.tsv, in the order received, each as its last line says: the record is appended
+    to, and a later line about the same place changes what became of it (`replaced`). A last line with no
+    line end is an append that a kill or a crash cut short: that mail was never recorded."""
     try:
-        text = (folder / INDEX).read_text(encoding="utf-8")
+        data = (folder / INDEX).read_bytes()
     except FileNotFoundError:
         return []
-    except (OSError, UnicodeDecodeError) as e:
+    except OSError as e:
+        raise GameError(f"{folder / INDEX}: cannot read: {e.strerror or e}") from None
+    try:
+        text = data[: data.rfind(b"\n") + 1].decode("utf-8")
+    except UnicodeDecodeError as e:
         raise GameError(f"{folder / INDEX}: cannot read: {e}") from None
-    entries = []
-    for line in text.splitlines():
+    entries: dict[int, Entry] = {}
+    for line in text.split("\n")[:-1]:
         parts = line.split("\t")
         if len(parts) != 5 or not parts[0].isdigit():
             raise GameError(f"{folder / INDEX}: line \"{shown(line)}\" is not in the form intake writes")
-        entries.append(Entry(int(parts[0]), parts[1], parts[2], parts[3], parts[4]))
-    return entries
+        entry = Entry(int(parts[0]), parts[1], parts[2], parts[3], parts[4])
+        was = entries.get(entry.seq)
+        if was is not None and (was.ident, was.file) != (entry.ident, entry.file):
+            raise GameError(f"{folder / INDEX}: line \"{shown(line)}\" gives place {parts[0]} to another mail "
+                            f"than {was.file}")
+        entries[entry.seq] = entry  # the place keeps its first line's position: the order received
+    return list(entries.values())
+
+
+def open_index(folder: Path) -> None:
+    """Under the lock, before intake writes a mail's files: the record exists (so every file beside it that
+    it does not list is known for a killed intake's), and ends with a whole line (a torn last line is cut
+    off, so the next append starts a line of its own)."""
+    path = folder / INDEX
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as e:
+        raise GameError(f"{path}: cannot write: {e.strerror or e}") from None
+    try:
+        size = os.fstat(fd).st_size
+        if size:
+            # A torn line is at most one mail's line: read back far enough to find the last line end.
+            back = min(size, 65536)
+            tail = os.pread(fd, back, size - back)
+            end = tail.rfind(b"\n")
+            keep = size - back + end + 1 if end >= 0 else (0 if back == size else size)
+            if keep != size:
+                os.ftruncate(fd, keep)
+                os.fsync(fd)
+    except OSError as e:
+        raise GameError(f"{path}: cannot write: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    fsync_dir(folder)
+
+
+def append_index(folder: Path, entries: list[Entry]) -> None:
+    """Records `entries` by one appended, synced write. Lines that change an earlier mail come before the
+    new mail's own line: a write cut short then leaves the new mail unrecorded (filed again by the next
+    intake, from the mailbox), never two mails filed where one replaces the other."""
+    path = folder / INDEX
+    data = "".join(_line(e) for e in entries).encode("utf-8")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        raise GameError(f"{path}: cannot write: {e.strerror or e}") from None
 
 
 def filed_orders(root: Path, turn: int) -> list[Path]:

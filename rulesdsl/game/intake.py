@@ -8,7 +8,8 @@ Layout, beside the turns (see game/folder.py):
                               UTF-8, with what came before the header, quoted lines and the signature left out
         SSS-ACCOUNT.receipt.txt   the receipt: every order line accepted or refused, with the reason
         SSS-refused.eml       a mail not accepted (no player, a wrong access code, a header not read)
-        intake.tsv            one line per mail read: place, what became of it, account, its identity, file
+        intake.tsv            one line per mail read: place, what became of it, account, its identity, file;
+                              appended to (inbox.py: a later line changes an earlier mail, `replaced`)
     outbox/                   replies to send: turn-NNN-SSS-receipt.eml, turn-NNN-SSS-refused.eml
 `rulesdsl turn GAMEDIR` with no files gives the turn the .txt files listed as filed, in the order received.
 
@@ -19,10 +20,8 @@ Message-ID, or without one by the sha256 of its bytes, and filed once).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import mailbox
-import os
 import re
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -36,7 +35,19 @@ from pathlib import Path
 
 from rulesdsl.game.disk import LOCK_NAME, GameLock, fsync_dir, make_dir, write_file
 from rulesdsl.game.errors import GameError
-from rulesdsl.game.inbox import FILED, INBOX, INDEX, OTHER_GAME, REFUSED, REPLACED, Entry, inbox_dir, read_index
+from rulesdsl.game.inbox import (
+    FILED,
+    INBOX,
+    INDEX,
+    OTHER_GAME,
+    REFUSED,
+    REPLACED,
+    Entry,
+    append_index,
+    inbox_dir,
+    open_index,
+    read_index,
+)
 from rulesdsl.game.progress import NULL, Progress
 from rulesdsl.runtime.engine import Game
 from rulesdsl.runtime.mail import LINE_END, Refusal, by_account
@@ -315,32 +326,55 @@ def identity(raw: bytes, msg: EmailMessage) -> str:
 
 
 
-def _write_index(folder: Path, entries: list[Entry]) -> None:
-    # A new file renamed over the old one: a killed intake leaves the old record or the new, never half.
-    text = "".join(f"{e.seq:03d}\t{e.status}\t{e.account}\t{e.ident}\t{e.file}\n" for e in entries)
-    tmp = folder / f".{INDEX}.tmp"
-    with contextlib.suppress(OSError):
-        tmp.unlink(missing_ok=True)
-    write_file(tmp, text.encode("utf-8"), folder / INDEX)
-    try:
-        os.replace(tmp, folder / INDEX)
-    except OSError as e:
-        raise GameError(f"{folder / INDEX}: cannot write: {e.strerror or e}") from None
-    fsync_dir(folder)
-
-
-
-
-
-def _seen(root: Path) -> set[str]:
-    seen: set[str] = set()
+def _records(root: Path) -> dict[str, list[Entry]]:
+    """Every inbox folder's record, by the folder's name, each read once: an intake reads them all (the
+    mail already filed, for any turn), so the cost grows with the record, never with its square."""
     try:
         folders = sorted(p for p in (root / INBOX).iterdir() if p.is_dir())
     except FileNotFoundError:
-        return seen
-    for folder in folders:
-        seen.update(e.ident for e in read_index(folder))
-    return seen
+        return {}
+    return {f.name: read_index(f) for f in folders if (f / INDEX).is_file()}
+
+
+def _clear_unrecorded(root: Path, records: dict[str, list[Entry]]) -> None:
+    """Under the lock: removes the files of mail that a killed intake wrote but never recorded (in an inbox
+    folder whose record exists, the files of a place it does not list; in the outbox, their replies), so
+    the next intake files that mail again from the mailbox, in the same place, and its player gets one
+    receipt, not two. An inbox folder without a record is left alone: its files are not intake's."""
+    places = {name: {e.seq for e in entries} for name, entries in records.items()}
+    for name, recorded in places.items():
+        folder = root / INBOX / name
+        _remove(folder, [p for p in folder.iterdir() if (seq := _place(p.name)) is not None and seq not in recorded])
+    try:
+        replies = list((root / OUTBOX).iterdir())
+    except FileNotFoundError:
+        return
+    stale = []
+    for p in replies:
+        m = _REPLY.fullmatch(p.name)
+        if m and m[1] in places and int(m[2]) not in places[m[1]]:
+            stale.append(p)
+    _remove(root / OUTBOX, stale)
+
+
+_FILE = re.compile(r"([0-9]{3,})-[^/]*\.(eml|txt)")
+_REPLY = re.compile(r"(turn-[0-9]{3,})-([0-9]{3,})-(receipt|refused)\.eml")
+
+
+def _place(name: str) -> int | None:
+    m = _FILE.fullmatch(name)
+    return int(m[1]) if m else None
+
+
+def _remove(folder: Path, paths: list[Path]) -> None:
+    if not paths:
+        return
+    for p in paths:
+        try:
+            p.unlink()
+        except OSError as e:
+            raise GameError(f"{p}: cannot remove what a killed intake left: {e.strerror or e}") from None
+    fsync_dir(folder)
 
 
 def _next_seq(folder: Path, entries: list[Entry]) -> int:
@@ -442,13 +476,21 @@ def intake(root: Path, mailboxes: list[Path], progress: Progress = NULL) -> Inta
         box = inbox_dir(root, coming)
         _mkdirs(box)
         _mkdirs(root / OUTBOX)
-        entries = read_index(box)
-        seen = _seen(root)
+        records = _records(root)
+        _clear_unrecorded(root, records)
+        open_index(box)
+        entries = records.get(box.name, [])
+        filed: dict[str, list[Entry]] = {}
+        for e in entries:
+            if e.status == FILED:
+                filed.setdefault(e.account, []).append(e)
+        seen = {e.ident for entries_of in records.values() for e in entries_of}
         result = IntakeResult(coming, unit)
         parser = BytesParser(policy=policy.default)
         title = f"{game.spec.title} {game.meta.get('id', '')}".strip()
         writes: list[tuple[Path, bytes]] = []
         seq = _next_seq(box, entries) - 1
+        changed: list[Entry] = []  # earlier mails this one replaces, recorded with it
         for path in mailboxes:
             for raw in read_mailbox(path, progress):
                 msg = parser.parsebytes(raw)
@@ -484,13 +526,15 @@ def intake(root: Path, mailboxes: list[Path], progress: Progress = NULL) -> Inta
                 else:
                     account = mail.player.account
                     base = f"{seq:03d}-{account}"
-                    earlier = [e for e in entries if e.status == FILED and e.account == account]
+                    earlier = filed.setdefault(account, [])
                     note = ""
                     if earlier and game.spec.policy.later_mail == "replaces":
-                        for e in earlier:
-                            e.status = REPLACED
                         note = (f"This mail replaces your earlier mail{'s' if len(earlier) > 1 else ''} for "
                                 f"{unit} {coming}: only the orders below are given to the turn.\n\n")
+                        for e in earlier:
+                            e.status = REPLACED
+                        changed += earlier
+                        earlier.clear()
                     elif earlier:
                         note = (f"This mail adds to your earlier mail{'s' if len(earlier) > 1 else ''} for "
                                 f"{unit} {coming}: the turn reads them all, in the order received.\n\n")
@@ -507,13 +551,18 @@ def intake(root: Path, mailboxes: list[Path], progress: Progress = NULL) -> Inta
                     writes.append((out, _reply(msg, ident, "receipt", receipt)))
                     result.replies.append(out)
                     result.filed.append((account, box / f"{base}.receipt.txt"))
-                    entries.append(Entry(seq, FILED, account, ident, f"{base}.txt"))
+                    entry = Entry(seq, FILED, account, ident, f"{base}.txt")
+                    earlier.append(entry)
+                    entries.append(entry)
                 # A mail's files are written and synced together (syncs issued at once share the file
                 # system's journal commits), its reply's folder synced, and only then recorded: a killed
-                # intake loses at most the mail it was filing, and a file not recorded is never read.
+                # intake loses at most the mail it was filing, and a file not recorded is never read (the
+                # next intake removes it: _clear_unrecorded). One appended line (and one for each mail it
+                # replaces): the record grows with the mailbox, never rewritten whole.
                 list(pool.map(lambda w: write_file(*w), writes))
                 writes.clear()
                 fsync_dir(root / OUTBOX)
-                _write_index(box, entries)
+                append_index(box, [*changed, entries[-1]])
+                changed.clear()
                 progress.advance()
         return result

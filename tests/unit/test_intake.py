@@ -364,3 +364,47 @@ def test_raw_latin1_subject_is_answered_in_its_words(tmp_path: Path) -> None:
     result = intake(game, [_maildir(tmp_path / "Maildir", [raw])])
     reply = BytesParser(policy=policy.default).parsebytes(result.replies[0].read_bytes())
     assert str(reply["Subject"]) == "Re: Ordres \u00e0 jour"
+
+
+def test_the_record_is_appended_to_and_read_by_its_last_line_for_each_mail(tmp_path: Path) -> None:
+    game = _game(tmp_path, COVERT)
+    mails = _covert_mails()
+    folder = inbox_dir(game, 1)
+    intake(game, [_maildir(tmp_path / "first", mails[:3])])
+    before = (folder / "intake.tsv").read_bytes()
+    intake(game, [_maildir(tmp_path / "rest", mails[3:])])
+    after = (folder / "intake.tsv").read_text(encoding="utf-8")
+    # What was recorded stays as it was; Hydra's first mail is replaced by a line of its own, before the new one's.
+    assert after.encode("utf-8").startswith(before)
+    assert [line.split("\t")[:3] for line in after.splitlines()] == [
+        ["001", "filed", "13579"], ["002", "filed", "20408"], ["003", "filed", "4321"], ["004", "refused", "-"],
+        ["005", "other-game", "-"], ["001", "replaced", "13579"], ["006", "filed", "13579"]]
+    assert [(e.seq, e.status) for e in read_index(folder)] == [
+        (1, "replaced"), (2, "filed"), (3, "filed"), (4, "refused"), (5, "other-game"), (6, "filed")]
+    # A line a crash cut short is no record: never read, and cut off before the next mail's line.
+    with (folder / "intake.tsv").open("ab") as f:
+        f.write(b"007\tfiled\t20408\t<torn")
+    assert [p.name for p in filed_orders(game, 1)] == ["002-20408.txt", "003-4321.txt", "006-13579.txt"]
+    late = _plain("spectre@example.org", "more", "CO-175\n20408\nALPHA789\nB,NAF,4\n", "<s2@example.org>")
+    intake(game, [_maildir(tmp_path / "late", [late])])
+    assert (folder / "intake.tsv").read_text(encoding="utf-8").endswith(
+        "002\treplaced\t20408\t<s1@example.org>\t002-20408.txt\n007\tfiled\t20408\t<s2@example.org>\t007-20408.txt\n")
+    assert [p.name for p in filed_orders(game, 1)] == ["003-4321.txt", "006-13579.txt", "007-20408.txt"]
+
+
+def test_what_a_killed_intake_wrote_beside_its_record_is_filed_again_once(tmp_path: Path) -> None:
+    mails = _covert_mails()
+    whole = _game(tmp_path, COVERT, "whole")
+    intake(whole, [_maildir(tmp_path / "all", mails)])
+    game = _game(tmp_path, COVERT)
+    intake(game, [_maildir(tmp_path / "first", mails[:2])])
+    # Killed after writing the third mail's files and reply, before its line: unrecorded, so never read.
+    folder = inbox_dir(game, 1)
+    for name in ("003-4321.eml", "003-4321.txt", "003-4321.receipt.txt"):
+        (folder / name).write_bytes(b"half")
+    (game / "outbox" / "turn-001-003-receipt.eml").write_bytes(b"half")
+    assert [p.name for p in filed_orders(game, 1)] == ["001-13579.txt", "002-20408.txt"]
+    intake(game, [_maildir(tmp_path / "again", mails)])
+    # Filed again in its place from the mailbox: one receipt, one reply, as if intake had never been killed.
+    assert _tree(game / "inbox") == _tree(whole / "inbox")
+    assert _tree(game / "outbox") == _tree(whole / "outbox")
