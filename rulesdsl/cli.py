@@ -15,6 +15,7 @@ from rulesdsl import __version__
 from rulesdsl.compiler import check_path, compile_path
 from rulesdsl.diagnostics import CompileError, render_json, render_text
 from rulesdsl.game import store
+from rulesdsl.game.disk import Wait
 from rulesdsl.game.folder import GameError, GameFolder, TurnResult, turn_name
 from rulesdsl.game.names import report_base
 from rulesdsl.game.progress import MODES, Progress, progress_for
@@ -109,7 +110,8 @@ def cmd_turn(args: argparse.Namespace) -> int:
     orders = [Path(f) for f in args.orders] if args.orders else None
     progress = _progress(args)
     try:
-        result = folder.process_turn(orders, force=args.force, dry_run=args.dry_run, progress=progress)
+        result = folder.process_turn(orders, force=args.force, dry_run=args.dry_run, progress=progress,
+                                     wait=_wait(args))
     finally:
         # The bar is gone before the summary is printed: stdout and stderr share the GM's terminal.
         progress.done()
@@ -137,7 +139,7 @@ def cmd_intake(args: argparse.Namespace) -> int:
 
     progress = _progress(args)
     try:
-        result = intake(Path(args.gamedir), [Path(m) for m in args.mailboxes], progress)
+        result = intake(Path(args.gamedir), [Path(m) for m in args.mailboxes], progress, _wait(args))
     finally:
         progress.done()
     unit = f"{result.unit} {result.turn}"
@@ -152,6 +154,24 @@ def cmd_intake(args: argparse.Namespace) -> int:
     if result.replies:
         print(f"  {len(result.replies)} reply(ies) in {Path(args.gamedir) / 'outbox'}")
     return 0
+
+
+def _wait(args: argparse.Namespace) -> Wait | None:
+    """--wait SECONDS: the game's lock held by another command is waited for, and the wait told on stderr (a
+    cron'ed intake that meets a turn finishes after it rather than failing)."""
+    if not args.wait:
+        return None
+    return Wait(args.wait, lambda message: _warn(f"note: {message}"))
+
+
+def _wait_seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 86400:  # nan fails both comparisons
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds from 0 to 86400")
+    return seconds
 
 
 def _print_turn(args: argparse.Namespace, result: TurnResult) -> None:
@@ -275,6 +295,10 @@ def _warn(message: str) -> None:
         pass  # stderr is gone too: the exit status still tells
 
 
+WAIT_HELP = ("while another command holds the game's lock, wait up to SECONDS for it to finish (by default "
+             "the command is refused at once)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rulesdsl", description="Compile and run play-by-mail games written in rulesdsl.")
     p.add_argument("--version", action="version", version=f"rulesdsl {__version__}")
@@ -299,6 +323,7 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("gamedir")
     m.add_argument("mailboxes", nargs="+", metavar="MAILBOX", help="a Maildir folder or an mbox file")
     _add_progress(m)
+    m.add_argument("--wait", type=_wait_seconds, default=0.0, metavar="SECONDS", help=WAIT_HELP)
     m.set_defaults(func=cmd_intake)
     t = sub.add_parser("turn", help="process the next turn from the players' order files, or with none "
                                     "the orders `rulesdsl intake` filed")
@@ -314,6 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--dry-run", action="store_true",
                    help="run the turn and print its reports, writing nothing to the game folder")
     _add_progress(t)
+    t.add_argument("--wait", type=_wait_seconds, default=0.0, metavar="SECONDS", help=WAIT_HELP)
     t.set_defaults(func=cmd_turn)
     s = sub.add_parser("status", help="the turn, who has sent orders for the next one, who missed turns")
     s.add_argument("gamedir")

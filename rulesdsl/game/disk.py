@@ -13,7 +13,10 @@ import fcntl
 import os
 import secrets
 import shutil
+import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
@@ -127,14 +130,30 @@ class Staging:
         shutil.rmtree(self.path, ignore_errors=True)
 
 
+@dataclass(frozen=True)
+class Wait:
+    """How long a command waits for the game's lock held by another (`--wait SECONDS`), and how it tells that
+    it is waiting (once, when it starts to)."""
+
+    seconds: float
+    tell: Callable[[str], None] = lambda message: None
+
+
+# Between two tries of a lock held by another: short beside a turn, long beside the cost of a try.
+_POLL = 0.05
+
+
 class GameLock:
-    """An exclusive lock on `path` (fcntl.flock), held until exit; refused at once when another process
-    holds it. The file is never removed: removing a lock file lets two processes lock different files."""
+    """An exclusive lock on `path` (fcntl.flock), held until exit. When another process holds it, refused at
+    once, or with `wait` tried again until it is free or `wait.seconds` have passed, then refused. The file
+    is never removed: removing a lock file lets two processes lock different files."""
 
     def __init__(self, path: Path,
-                 what: str = "another `rulesdsl turn` or `rulesdsl intake` is running on this game") -> None:
+                 what: str = "another `rulesdsl turn` or `rulesdsl intake` is running on this game",
+                 wait: Wait | None = None) -> None:
         self.path = path
         self.what = what
+        self.wait = wait
         self.fd = -1
 
     def __enter__(self) -> GameLock:
@@ -145,16 +164,33 @@ class GameLock:
         except OSError as e:
             raise GameError(f"{self.path}: cannot open the game's lock: {_why(e)}") from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+            self._take(fd)
+        except BaseException:
             os.close(fd)
-            raise GameError(f"{self.path}: {self.what} and holds this lock; nothing was done. "
-                            "Wait for it to finish, then look at the newest turn before running again") from None
-        except OSError as e:
-            os.close(fd)
-            raise GameError(f"{self.path}: cannot lock: {_why(e)}") from None
+            raise
         self.fd = fd
         return self
+
+    def _take(self, fd: int) -> None:
+        deadline = None
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                pass
+            except OSError as e:
+                raise GameError(f"{self.path}: cannot lock: {_why(e)}") from None
+            now = time.monotonic()
+            if deadline is None and self.wait is not None and self.wait.seconds > 0:
+                deadline = now + self.wait.seconds
+                self.wait.tell(f"{self.path}: {self.what}; waiting up to {self.wait.seconds:g} s for it to finish")
+            if deadline is None or now >= deadline:
+                held = (f"still holds this lock after {self.wait.seconds:g} s of waiting"
+                        if deadline is not None and self.wait is not None else "holds this lock")
+                raise GameError(f"{self.path}: {self.what} and {held}; nothing was done. "
+                                "Wait for it to finish, then look at the newest turn before running again")
+            time.sleep(min(_POLL, deadline - now))
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:

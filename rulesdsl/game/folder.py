@@ -38,7 +38,7 @@ import yaml
 from rulesdsl.compiler import cache_dir, check_path, load_html_template, load_module, load_template
 from rulesdsl.diagnostics import CompileError
 from rulesdsl.game import inbox, yamlio
-from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, lock_new_staging, remove_abandoned, write_file
+from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, Wait, lock_new_staging, remove_abandoned, write_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.names import order_file, report_base
 from rulesdsl.game.progress import NULL, Progress
@@ -375,7 +375,7 @@ class GameFolder:
 
     # ------------------------------------------------------------ a turn
     def process_turn(self, order_files: list[Path] | None, force: bool = False, dry_run: bool = False,
-                     progress: Progress = NULL) -> TurnResult:
+                     progress: Progress = NULL, wait: Wait | None = None) -> TurnResult:
         """Processes the next turn from the mailed files, in the order given, and commits it. With
         `order_files` None, from the orders filed for it in GAMEDIR/inbox/turn-NNN (see inbox.py), which
         stay there: a rollback then a turn reads them again.
@@ -389,9 +389,10 @@ class GameFolder:
 
         With `dry_run`, the turn is written to a new temporary folder (TurnResult.folder; the caller removes
         its parent) and nothing in the game folder changes. `progress` is told of each stage: the state loaded,
-        the turn's phases, each report written, the state saved."""
+        the turn's phases, each report written, the state saved. With `wait`, a lock held by another
+        command is waited for (disk.GameLock)."""
         self.latest_turn()  # not a game folder: say so before making a lock file in it
-        with GameLock(self.root / LOCK_NAME):
+        with GameLock(self.root / LOCK_NAME, wait=wait):
             # Under the lock, any staging folder is one a killed turn left (with access codes in it).
             remove_abandoned(self.turns_dir, ".turn-", locked=True)
             inbox.finish_rollbacks(self.root)

@@ -33,7 +33,7 @@ from email.utils import getaddresses
 from html.parser import HTMLParser
 from pathlib import Path
 
-from rulesdsl.game.disk import LOCK_NAME, GameLock, fsync_dir, make_dir, write_file
+from rulesdsl.game.disk import LOCK_NAME, GameLock, Wait, fsync_dir, make_dir, write_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.inbox import (
     FILED,
@@ -456,14 +456,15 @@ def _reply(msg: EmailMessage, ident: str, kind: str, body: str) -> bytes:
 
 
 # ------------------------------------------------------------------ intake
-def intake(root: Path, mailboxes: list[Path], progress: Progress = NULL) -> IntakeResult:
-    """Reads every mail of the mailboxes and files the accepted ones for the coming turn, under the lock.
-    `progress` is told of the state loaded, then of each mailbox and each of its mails read."""
+def intake(root: Path, mailboxes: list[Path], progress: Progress = NULL, wait: Wait | None = None) -> IntakeResult:
+    """Reads every mail of the mailboxes and files the accepted ones for the coming turn, under the lock (with
+    `wait`, waited for while another command holds it: a cron'ed intake that meets a turn). `progress` is
+    told of the state loaded, then of each mailbox and each of its mails read."""
     from rulesdsl.game.folder import GameFolder  # folder.py reads the filed orders from here
 
     folder = GameFolder(root)
     folder.latest_turn()
-    with (GameLock(root / LOCK_NAME, "another `rulesdsl intake` or `rulesdsl turn` is running on this game"),
+    with (GameLock(root / LOCK_NAME, "another `rulesdsl intake` or `rulesdsl turn` is running on this game", wait),
           ThreadPoolExecutor(max_workers=4) as pool):
         progress.stage("loading the state")
         game = folder.load_game()

@@ -272,3 +272,33 @@ def test_rollback_and_rerun_across_processes_are_byte_identical(world: Path, tmp
     assert _run("turn", str(game)).returncode == 0
     assert _tree(game / "turns" / "turn-001") == first
     _settled(game)
+
+
+def test_an_intake_waits_for_the_lock_with_wait(world: Path, tmp_path: Path,
+                                                one_after_the_other: dict[str, dict[str, bytes]]) -> None:
+    game = _game(world, tmp_path)
+    with GameLock(game / LOCK_NAME):
+        proc = _start("intake", str(game), str(world / "second"), "--wait", "60")
+        assert proc.stderr is not None
+        # Told once it meets the lock held; released only then, so it has waited, whatever the scheduling.
+        told = proc.stderr.readline()
+        assert told == (f"note: {game / LOCK_NAME}: another `rulesdsl intake` or `rulesdsl turn` is running on "
+                        "this game; waiting up to 60 s for it to finish\n")
+    code, out, err = _finish(proc)
+    assert code == 0, err
+    assert "3 mail(s) filed for day 1" in out
+    expected = {k: v for k, v in one_after_the_other["intake-turn"].items() if not k.startswith("turns/turn-001")}
+    assert _tree(game) == expected
+
+
+def test_a_turn_that_waited_in_vain_is_refused_and_does_nothing(world: Path, tmp_path: Path) -> None:
+    game = _game(world, tmp_path)
+    before = _tree(game)
+    with GameLock(game / LOCK_NAME):
+        done = _run("turn", str(game), "--wait", "0.2")
+    assert done.returncode == 2
+    assert done.stderr.endswith("is running on this game and still holds this lock after 0.2 s of waiting; "
+                                "nothing was done. Wait for it to finish, then look at the newest turn before "
+                                "running again\n")
+    assert _tree(game) == before
+    assert _run("turn", str(game), "--wait", "soon").returncode == 2
