@@ -16,7 +16,9 @@ A module of its own, below the folder, the intake and the store, because all thr
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +32,7 @@ INDEX = "intake.tsv"
 GM = "gm"
 SUBMITTED = "submitted.txt"
 ROLLING = ".rollback-"
+_NUMBERED = re.compile(r"([0-9]{3,})-")  # a place, as intake numbers its files (past 999 too)
 FILED, REPLACED, REFUSED, OTHER_GAME = "filed", "replaced", "refused", "other-game"
 
 
@@ -186,14 +189,29 @@ def _received_name(stored: str) -> str:
 def file_back(root: Path, undone: Path, turn: int) -> list[str]:
     """Files the orders of an undone turn back for it under their received names, unless they are filed
     there still (the turn ran from inbox/turn-NNN, which is kept): a turn run from named files has its
-    files nowhere else. Returns the names filed back."""
+    files nowhere else. Where intake's record is kept (it filed only mail it refused), they are recorded
+    in it as filed, since it alone says what is. Returns the names filed back."""
     if filed_files(root, turn) or gm_files(root, turn):
         return []
+    folder = inbox_dir(root, turn)
     names = []
-    for kept, filed, prefix in ((undone / "orders", inbox_dir(root, turn), ""),
-                                (undone / GM, inbox_dir(root, turn) / GM, f"{GM}/")):
-        names += [prefix + name for name in _file_back_from(kept, filed)]
+    for kept, filed, prefix in ((undone / "orders", folder, ""), (undone / GM, folder / GM, f"{GM}/")):
+        back = _file_back_from(kept, filed)
+        names += [prefix + name for name in back]
+        if not prefix and back and (folder / INDEX).exists():
+            entries = read_index(folder)
+            place = next_place(folder, entries)
+            append_index(folder, [Entry(place + i, FILED, "-", "sha256:" + hashlib.sha256(
+                (folder / name).read_bytes()).hexdigest(), name) for i, name in enumerate(back)])
     return names
+
+
+def next_place(folder: Path, entries: list[Entry]) -> int:
+    """The place of the next mail filed in `folder`: after every place recorded and every numbered file
+    (files beside no record are not intake's, and are never written over)."""
+    used = [e.seq for e in entries]
+    used += [int(m[1]) for p in folder.iterdir() if (m := _NUMBERED.match(p.name))]
+    return max(used, default=0) + 1
 
 
 def _file_back_from(kept: Path, filed: Path) -> list[str]:

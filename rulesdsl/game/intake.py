@@ -45,6 +45,7 @@ from rulesdsl.game.inbox import (
     Entry,
     append_index,
     inbox_dir,
+    next_place,
     open_index,
     read_index,
 )
@@ -377,13 +378,6 @@ def _remove(folder: Path, paths: list[Path]) -> None:
     fsync_dir(folder)
 
 
-def _next_seq(folder: Path, entries: list[Entry]) -> int:
-    # Files a killed intake wrote before its record are never written over: their numbers are taken too.
-    used = [e.seq for e in entries]
-    used += [int(p.name[:3]) for p in folder.iterdir() if p.name[:3].isdigit()]
-    return max(used, default=0) + 1
-
-
 def _mkdirs(path: Path) -> None:
     missing = []
     while not path.is_dir():
@@ -490,7 +484,7 @@ def intake(root: Path, mailboxes: list[Path], progress: Progress = NULL, wait: W
         parser = BytesParser(policy=policy.default)
         title = f"{game.spec.title} {game.meta.get('id', '')}".strip()
         writes: list[tuple[Path, bytes]] = []
-        seq = _next_seq(box, entries) - 1
+        seq = next_place(box, entries) - 1
         changed: list[Entry] = []  # earlier mails this one replaces, recorded with it
         for path in mailboxes:
             for raw in read_mailbox(path, progress):

@@ -154,6 +154,23 @@ def test_a_turn_from_named_files_is_filed_back_by_rollback(started: Path, tmp_pa
     assert _tree(game / "turns") == after
 
 
+def test_files_filed_back_beside_intakes_record_are_recorded_and_run_again(started: Path, tmp_path: Path) -> None:
+    game = _game(started, tmp_path, [])
+    # Intake filed nothing (a wrong access code): its record lists only a refused mail, so the turn takes
+    # named files, and its rollback files them back where the record alone says what is filed.
+    folder = game / "inbox" / "turn-001"
+    inbox.open_index(folder)
+    inbox.append_index(folder, [inbox.Entry(1, inbox.REFUSED, "-", "<m1@example.org>", "001-refused.eml")])
+    (folder / "001-refused.eml").write_bytes(b"mail\n")
+    named = [f for f in DAY1 if f.name != "thrush.txt"]
+    GameFolder(game).process_turn(named)
+    after = _tree(game / "turns")
+    assert store.rollback(game)[1] == [f.name for f in named]
+    assert [f.name for f in store.filed_files(game)] == [f.name for f in named]
+    GameFolder(game).process_turn(None)
+    assert _tree(game / "turns") == after
+
+
 def test_rollback_is_refused_at_the_start(started: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = _game(started, tmp_path)
     assert main(["rollback", str(game)]) == 2
