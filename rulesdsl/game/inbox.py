@@ -198,12 +198,25 @@ def file_back(root: Path, undone: Path, turn: int) -> list[str]:
     for kept, filed, prefix in ((undone / "orders", folder, ""), (undone / GM, folder / GM, f"{GM}/")):
         back = _file_back_from(kept, filed)
         names += [prefix + name for name in back]
-        if not prefix and back and (folder / INDEX).exists():
-            entries = read_index(folder)
-            place = next_place(folder, entries)
-            append_index(folder, [Entry(place + i, FILED, "-", "sha256:" + hashlib.sha256(
-                (folder / name).read_bytes()).hexdigest(), name) for i, name in enumerate(back)])
+        if not prefix and (folder / INDEX).exists():
+            record_filed(folder, back)
     return names
+
+
+def record_filed(folder: Path, names: list[str]) -> list[Entry]:
+    """Records files that were put in `folder` by other than intake (filed back by a rollback) as filed, in
+    the order given, each known by the sha256 of its bytes; its account is not read here ("-"). Returns the
+    entries recorded."""
+    entries = read_index(folder)
+    place = next_place(folder, entries)
+    try:
+        new = [Entry(place + i, FILED, "-", "sha256:" + hashlib.sha256((folder / name).read_bytes()).hexdigest(),
+                     name) for i, name in enumerate(names)]
+    except OSError as e:
+        raise GameError(f"{e.filename}: cannot read the orders: {e.strerror or e}") from None
+    if new:
+        append_index(folder, new)
+    return new
 
 
 def next_place(folder: Path, entries: list[Entry]) -> int:

@@ -44,10 +44,12 @@ from rulesdsl.game.inbox import (
     REPLACED,
     Entry,
     append_index,
+    filed_files,
     inbox_dir,
     next_place,
     open_index,
     read_index,
+    record_filed,
 )
 from rulesdsl.game.progress import NULL, Progress
 from rulesdsl.runtime.engine import Game
@@ -378,6 +380,17 @@ def _remove(folder: Path, paths: list[Path]) -> None:
     fsync_dir(folder)
 
 
+def _account_of(path: Path, game: Game) -> str:
+    """The account whose orders a file filed by other than intake holds, read as the turn reads it ("-": none)."""
+    try:
+        text = path.read_bytes().decode("utf-8", errors="replace")
+    except OSError as e:
+        raise GameError(f"{path}: cannot read the orders: {e.strerror or e}") from None
+    mail = game.mail.read(path.name, text, by_account(game.all_players), str(game.meta.get("number", "")),
+                          str(game.meta.get("id", "")))
+    return mail.player.account if mail.player is not None and mail.notice is None else "-"
+
+
 def _mkdirs(path: Path) -> None:
     missing = []
     while not path.is_dir():
@@ -473,12 +486,17 @@ def intake(root: Path, mailboxes: list[Path], progress: Progress = NULL, wait: W
         _mkdirs(root / OUTBOX)
         records = _records(root)
         _clear_unrecorded(root, records)
+        # Orders filed here without a record (by a rollback of a turn run from named files) are the turn's:
+        # recorded first, since once the record exists it alone says what is filed. Files named as intake
+        # names them are a killed intake's from before the record came first, and are never read.
+        adopt = [] if box.name in records else [p.name for p in filed_files(root, coming)
+                                                 if not _FILE.fullmatch(p.name)]
         open_index(box)
-        entries = records.get(box.name, [])
+        entries = records[box.name] if box.name in records else record_filed(box, adopt)
         filed: dict[str, list[Entry]] = {}
         for e in entries:
             if e.status == FILED:
-                filed.setdefault(e.account, []).append(e)
+                filed.setdefault(e.account if e.account != "-" else _account_of(box / e.file, game), []).append(e)
         seen = {e.ident for entries_of in records.values() for e in entries_of}
         result = IntakeResult(coming, unit)
         parser = BytesParser(policy=policy.default)

@@ -171,6 +171,36 @@ def test_files_filed_back_beside_intakes_record_are_recorded_and_run_again(start
     assert _tree(game / "turns") == after
 
 
+def test_files_filed_back_are_kept_by_the_next_intake_and_replaced_by_a_later_mail(started: Path,
+                                                                                    tmp_path: Path) -> None:
+    from email.message import EmailMessage
+
+    from rulesdsl.game.intake import intake
+
+    game = _game(started, tmp_path, [])
+    named = [f for f in DAY1 if f.name not in ("spectre.txt", "thrush.txt")]
+    GameFolder(game).process_turn(named)
+    store.rollback(game)
+    # An intake with no mail, then one with Spectre's mail and Hydra's corrected orders: the orders filed
+    # back stay filed (intake's record, made now, lists them), and Hydra's new mail replaces Hydra's.
+    intake(game, [])
+    assert [f.name for f in store.filed_files(game)] == [f.name for f in named]
+    box = tmp_path / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (box / sub).mkdir(parents=True)
+    for i, (name, text) in enumerate([("spectre", (ROOT / "examples/covert/day1/spectre.txt").read_text()),
+                                      ("hydra", "CO-175\n13579\nHEADS2\nB,SAF,8\n")]):
+        msg = EmailMessage()
+        msg["From"] = f"{name}@example.org"
+        msg["Message-ID"] = f"<{name}@example.org>"
+        msg.set_content(text)
+        (box / "new" / f"{i}.mail").write_bytes(msg.as_bytes())
+    result = intake(game, [box])
+    assert "replaces your earlier mail" in result.filed[1][1].read_text(encoding="utf-8")
+    assert [f.name for f in store.filed_files(game)] == ["illuminati.txt", "octopus.txt", "quantum.txt",
+                                                         "005-20408.txt", "006-13579.txt"]
+
+
 def test_rollback_is_refused_at_the_start(started: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     game = _game(started, tmp_path)
     assert main(["rollback", str(game)]) == 2
