@@ -246,6 +246,24 @@ def test_a_turn_killed_mid_way_then_run_again(world: Path, tmp_path: Path, point
     assert _tree(game) == one_after_the_other["turn"]
 
 
+def test_a_turn_killed_once_its_staging_folder_appears(world: Path, tmp_path: Path,
+                                                      one_after_the_other: dict[str, dict[str, bytes]]) -> None:
+    """The unwrapped command, killed as soon as its staging folder is seen: wherever that lands (or if the
+    turn was quicker and committed), the turn run again gives the same game."""
+    game = _game(world, tmp_path)
+    proc = _start("turn", str(game))
+    turns = game / "turns"
+    while proc.poll() is None and not any(e.name.startswith(".turn-") for e in os.scandir(turns)):
+        pass
+    proc.kill()
+    proc.communicate(timeout=TIMEOUT)
+    committed = (turns / "turn-001").is_dir()  # killed after its rename, or not killed at all
+    again = _run("turn", str(game))
+    assert again.returncode == (2 if committed else 0), again.stderr
+    _settled(game)
+    assert _tree(game) == one_after_the_other["turn"]
+
+
 @pytest.mark.parametrize(("point", "nth"), [("mail-written", 2), ("mail-recorded", 2)])
 def test_an_intake_killed_mid_mailbox_then_run_again(world: Path, tmp_path: Path, point: str, nth: int,
                                                      one_after_the_other: dict[str, dict[str, bytes]]) -> None:
