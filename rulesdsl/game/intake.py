@@ -347,7 +347,10 @@ def _clear_unrecorded(root: Path, records: dict[str, list[Entry]]) -> None:
     places = {name: {e.seq for e in entries} for name, entries in records.items()}
     for name, recorded in places.items():
         folder = root / INBOX / name
-        _remove(folder, [p for p in folder.iterdir() if (seq := _place(p.name)) is not None and seq not in recorded])
+        # A file the record names is no orphan, whatever its number (orders filed back by a rollback).
+        named = {e.file for e in records[name]}
+        _remove(folder, [p for p in folder.iterdir()
+                         if (seq := _place(p.name)) is not None and seq not in recorded and p.name not in named])
     try:
         replies = list((root / OUTBOX).iterdir())
     except FileNotFoundError:

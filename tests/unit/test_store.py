@@ -155,6 +155,8 @@ def test_a_turn_from_named_files_is_filed_back_by_rollback(started: Path, tmp_pa
 
 
 def test_files_filed_back_beside_intakes_record_are_recorded_and_run_again(started: Path, tmp_path: Path) -> None:
+    from rulesdsl.game.intake import intake
+
     game = _game(started, tmp_path, [])
     # Intake filed nothing (a wrong access code): its record lists only a refused mail, so the turn takes
     # named files, and its rollback files them back where the record alone says what is filed.
@@ -162,10 +164,14 @@ def test_files_filed_back_beside_intakes_record_are_recorded_and_run_again(start
     inbox.open_index(folder)
     inbox.append_index(folder, [inbox.Entry(1, inbox.REFUSED, "-", "<m1@example.org>", "001-refused.eml")])
     (folder / "001-refused.eml").write_bytes(b"mail\n")
-    named = [f for f in DAY1 if f.name != "thrush.txt"]
+    named = [f for f in DAY1 if f.name not in ("thrush.txt", "hydra.txt")]
+    # Named as intake names its files: recorded under its name, so no intake takes it for a killed one's.
+    (tmp_path / "007-hydra.txt").write_bytes((DAY1[0].parent / "hydra.txt").read_bytes())
+    named.append(tmp_path / "007-hydra.txt")
     GameFolder(game).process_turn(named)
     after = _tree(game / "turns")
     assert store.rollback(game)[1] == [f.name for f in named]
+    intake(game, [])
     assert [f.name for f in store.filed_files(game)] == [f.name for f in named]
     GameFolder(game).process_turn(None)
     assert _tree(game / "turns") == after
