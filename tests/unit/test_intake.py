@@ -408,3 +408,23 @@ def test_what_a_killed_intake_wrote_beside_its_record_is_filed_again_once(tmp_pa
     # Filed again in its place from the mailbox: one receipt, one reply, as if intake had never been killed.
     assert _tree(game / "inbox") == _tree(whole / "inbox")
     assert _tree(game / "outbox") == _tree(whole / "outbox")
+
+
+def test_a_killed_intakes_files_are_cleared_after_a_turn_and_its_mail_filed_for_the_next(tmp_path: Path) -> None:
+    mails = _covert_mails()
+    game = _game(tmp_path, COVERT)
+    intake(game, [_maildir(tmp_path / "first", mails[:2])])
+    # Killed while filing the third mail; a turn then ran (from the two recorded) before intake ran again.
+    folder = inbox_dir(game, 1)
+    for name in ("003-4321.eml", "003-4321.txt", "003-4321.receipt.txt"):
+        (folder / name).write_bytes(b"half")
+    (game / "outbox" / "turn-001-003-receipt.eml").write_bytes(b"half")
+    GameFolder(game).process_turn(None, force=True)
+    result = intake(game, [_maildir(tmp_path / "again", mails)])
+    assert result.turn == 2 and [a for a, _ in result.filed] == ["4321", "13579"]
+    # No receipt is left for a mail filed nowhere: Octopus hears of its mail once, for day 2.
+    assert sorted(p.name for p in folder.iterdir()) == ["001-13579.eml", "001-13579.receipt.txt", "001-13579.txt",
+                                                       "002-20408.eml", "002-20408.receipt.txt", "002-20408.txt",
+                                                       "intake.tsv"]
+    assert sorted(p.name for p in (game / "outbox").iterdir() if p.name.startswith("turn-001")) == [
+        "turn-001-001-receipt.eml", "turn-001-002-receipt.eml"]
