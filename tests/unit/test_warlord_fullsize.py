@@ -14,6 +14,7 @@ import hashlib
 import json
 import random
 import re
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -27,96 +28,24 @@ ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rulesets" / "warlord.rules"
 PLAYERS = 100
 TURNS = 3
-WIDTH, HEIGHT = 320, 99
-UNIT_KINDS = ("Infantry", "Engineers", "Tanks", "Trucks", "Artillery")
-
+ORDER_MAKERS = [import_module(f"tests.unit.wl_orders.{p.stem}")
+                for p in sorted((Path(__file__).parent / "wl_orders").glob("*.py")) if p.stem != "__init__"]
 # Every reason a line may be refused or fail with in this script: the rules' own words. Anything else (a
 # Python error's text, "a loop ran too long", a reason the script did not expect) is a fault to look at.
-EXPECTED_REASONS = (
-    r"you have no division \d+",
-    r"division \d+ no longer exists: it was removed earlier this turn",  # linked away by an L before it
-    r"division \d+ is at \d{5} already",
-    # an A order to a sector no route reaches fails, saying why (its terrain, or the terrain in the way)
-    r"no route from \d{5} to \d{5}: [A-Za-z ]+ cannot enter [a-z]+",
-    r"no route from \d{5} to \d{5}: every way there crosses terrain [A-Za-z ]+ cannot enter( \([a-z, ]+\))?",
-    r"there is no sector 99999: the map is 320 columns by 99 rows",
-    r"route must be digits from 0 to 8, written together, not \"0019x\"",
-    r"there is already an order for unit \d+ this turn: line \d+ \"[AM] \d+ \d+\"",
-    r"ships and aircraft come with the next part of the rules",
-    r"you cannot declare an alliance with yourself",
-    r"a name has 1 to 12 characters",
-    r"city \d+ is not yours",
-    r"not an order of this game",
-)
-
-# Lines written to be refused or to fail, a few in each mail -> what the reason must say.
-BAD = {
-    "A 99 {heading}": "you have no division 99",
-    "M 1 0019x": "0019x",
-    "A 1 99999": "there is no sector 99999",
-    "C {city} 12": "ships and aircraft",
-    "D {me}": "alliance with yourself",
-    "N 1 {city} ABCDEFGHIJKLMN": "1 to 12 characters",
-    "Z 1": "not an order of this game",
-    "C {other} 1": "is not yours",
-}
+EXPECTED_REASONS = tuple(r for m in ORDER_MAKERS for r in m.EXPECTED)
 
 
-def _sector(col: int, row: int) -> str:
-    return f"{col % WIDTH:03d}{min(max(row, 1), HEIGHT - 2):02d}"
-
-
-def _orders(report: dict[str, Any], turn: int, rng: random.Random,
-            others: list[int]) -> tuple[list[str], dict[str, str]]:
-    """A player's mail for `turn` from its report of the turn before -> its order lines, and the lines among
-    them written to be refused or to fail, each with what its reason must say."""
-    me = report["player"]["account"]
-    cities = [c["number"] for c in report["cities"]]
-    # The forces list holds the player's cities too (no kind of unit as their name).
-    units = [f for f in report["forces"] if f["name"] in UNIT_KINDS]
+def _orders(report: dict[str, Any], turn: int, others: list[int],
+            rngs: dict[str, random.Random]) -> tuple[list[str], dict[str, str]]:
+    """A player's mail for `turn` -> every order maker's lines, in module name order, and the lines written to
+    be refused or to fail. Each maker draws from its own stream, so that one added changes no other's lines."""
     lines: list[str] = []
     bad: dict[str, str] = {}
-    ordered: set[int] = set()
-    city = cities[0] if cities else 1
-    if turn == 1:
-        lines += [f"C {city} 1", f"C {city} 3", f"N 1 {city} HOME {me}"]
-        lines.append(f"D {others[0]}")
-    if turn == 2 and rng.random() < 0.3:
-        lines.append(f"D {others[0]}")  # cancels the alliance of turn 1
-    by_kind: dict[str, list[dict[str, Any]]] = {}
-    for f in units:
-        by_kind.setdefault(f["name"], []).append(f)
-    infantry = by_kind.get("Infantry", [])
-    if infantry and infantry[0]["size"] > 4:
-        lines.append(f"S {infantry[0]['number']} 3")
-    if len(infantry) >= 2 and infantry[0]["sector"] == infantry[1]["sector"] \
-            and infantry[0]["size"] + infantry[1]["size"] <= 45 and rng.random() < 0.5:
-        lines.append(f"L {infantry[0]['number']} {infantry[1]['number']}")
-    for f in units:
-        n = f["number"]
-        col, row = int(f["sector"][:3]), int(f["sector"][3:])
-        pick = rng.random()
-        if pick < 0.35:
-            lines.append(f"A {n} {rng.randint(1, 8)}")
-        elif pick < 0.6:
-            lines.append(f"M {n} {''.join(str(rng.randint(0, 8)) for _ in range(rng.randint(1, 6)))}")
-        elif pick < 0.85:
-            lines.append(f"A {n} {_sector(col + rng.randint(-6, 6), row + rng.randint(-4, 4))}")
-        else:
-            continue
-        ordered.add(n)
-    if units and rng.random() < 0.5:
-        lines.append(f"A {units[0]['sector']} {rng.randint(1, 8)}")  # the units there without an order
-    # Lines that must not be taken, a few for each player.
-    for template in rng.sample(sorted(BAD), 3):
-        line = template.format(city=city, me=me, other=others[1], heading=rng.randint(1, 8))
-        lines.append(line)
-        bad[line] = BAD[template]
-    if ordered:
-        n = min(ordered)
-        line = f"M {n} 1"
-        lines.append(line)  # a second order to a unit
-        bad[line] = f"already an order for unit {n}"
+    for m in ORDER_MAKERS:
+        name = m.__name__.rsplit(".", 1)[1]
+        more, wrong = m.orders(report, turn, rngs[name], others)
+        lines += more
+        bad |= wrong
     return lines, bad
 
 
@@ -135,7 +64,10 @@ def _play(tmp: Path, name: str, turns: int,
     seen: list[dict[str, dict[str, str]]] = []
     for turn in range(1, turns + 1):
         before = game / "turns" / f"turn-{turn - 1:03d}" / "reports"
-        rng = random.Random(f"orders {turn}")
+        # land.py keeps the stream it had before the makers were split, so part 1's mails are unchanged.
+        rngs = {m.__name__.rsplit(".", 1)[1]: random.Random(f"orders {turn}" if m.__name__.endswith(".land")
+                                                            else f"orders {turn} {m.__name__}")
+                for m in ORDER_MAKERS}
         # The same file names in every game played: the turn folder keeps each file under its name.
         post = tmp / f"mail-{name}" / f"turn-{turn}"
         post.mkdir(parents=True)
@@ -144,7 +76,7 @@ def _play(tmp: Path, name: str, turns: int,
         for i in range(1, PLAYERS + 1):
             report = json.loads((before / f"{i}-player-{i}.json").read_text(encoding="utf-8"))
             others = [i % PLAYERS + 1, (i + 1) % PLAYERS + 1]
-            lines, bad = _orders(report, turn, rng, others)
+            lines, bad = _orders(report, turn, others, rngs)
             bad_lines[str(i)] = bad
             path = post / f"{i}.txt"
             path.write_text("\n".join(["WL-1", f"{i} C{i}", *lines]) + "\n", encoding="utf-8")
