@@ -2,6 +2,7 @@
 
 Run: python benchmarks/bench_warlord.py
      python benchmarks/bench_warlord.py --players 100 --turns 3 --seed 1
+     python benchmarks/bench_warlord.py --turns 2 --fleets 1000 --air     (part 2: sea and air; filled by P3, P4)
 
 A generated 320 x 99 world (the ruleset's own generator) with --players players; then --turns turns, each
 with a mail from every player: an A order in a random direction for each of its divisions
@@ -87,6 +88,15 @@ def add_divisions(path: Path, total: int) -> None:
     path.write_text(yaml.dump(state, Dumper=NoAliases, sort_keys=False), encoding="utf-8")
 
 
+def add_fleets(path: Path, total: int) -> None:
+    """--fleets: adds `total` flotillas to a starting state, at sea next to the players' homes (P3 fills it)."""
+
+
+def air_orders(player: int, turn: int, rng: random.Random) -> list[str]:
+    """--air: a player's O, B and F lines for a turn -> its lines (P4 fills it; none until then)."""
+    return []
+
+
 def sections(path: Path) -> dict[str, tuple[int, int]]:
     """A state file -> bytes and lines of each top-level section, the grid's layers and the players' fields
     (`Sector.seen_by`, `players.seen`) counted on their own: what makes the file big."""
@@ -143,6 +153,10 @@ def main() -> None:
     ap.add_argument("--goals", action="store_true",
                     help="A orders to a sector up to 8 columns and rows away (a route search each, and a failed "
                          "order where none reaches it), not in a direction")
+    ap.add_argument("--fleets", type=int, default=0,
+                    help="flotillas in all, at sea round the players' homes, each with a move order a turn")
+    ap.add_argument("--air", action="store_true",
+                    help="observation, bombing and flight orders from every player")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
@@ -157,6 +171,8 @@ def main() -> None:
               f"peak {peak_mb():.0f} MB")
         if args.divisions:
             add_divisions(folder.turns_dir / "turn-000" / "state.yaml", args.divisions)
+        if args.fleets:
+            add_fleets(folder.turns_dir / "turn-000" / "state.yaml", args.fleets)
         for turn in range(1, args.turns + 1):
             state = yaml.safe_load((folder.turns_dir / f"turn-{turn - 1:03d}" / "state.yaml").read_text())
             division = state["Division"]
@@ -180,6 +196,8 @@ def main() -> None:
                     lines += [f"A {n} {rng.randint(1, 8)}" for n in units.get(str(i), [])]
                 if turn == 1:
                     lines += [f"C {i} 1"] * 3
+                if args.air:
+                    lines += air_orders(i, turn, rng)
                 path = base / f"mail-{turn}-{i}.txt"
                 path.write_text("\n".join(lines) + "\n", encoding="utf-8")
                 mail.append(path)

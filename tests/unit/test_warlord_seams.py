@@ -1,0 +1,106 @@
+"""rulesets/warlord.rules, checked -> the seams of part 2 that its packages rely on: a unit leaves the game
+only through `lose_unit` (its cargo and generals with it) or a link's `merge`, and every stub, order and phase
+the packages fill has its final name where they expect it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+from rulesdsl import ir
+from rulesdsl.compiler import check_path
+
+RULES = Path(__file__).resolve().parents[2] / "rulesets" / "warlord.rules"
+
+# The stubs of w13-design.md's P2, by package block; a package fills their bodies, never their names.
+STUB_FUNCTIONS = {
+    "shows_to", "surprised", "ships_guns", "unit_label", "strength", "general_bonus", "general_mark",
+    "coalition", "harbour",
+}
+STUB_PROCEDURES = {
+    "lose_unit", "deliver", "join_at",
+    "try_board", "try_land", "carry_cargo", "after_losses", "lose_cargo",
+    "lose_airbase", "equip_airbase", "watch_strike", "bombing", "airlifts", "flights", "observe_all",
+    "generals_learn", "lose_generals", "move_generals", "equip_generals", "general_sight", "generals_return",
+    "dig", "research_done", "spy_reports",
+    "finish_letters", "meet",
+    "move_rebels", "rebel_attack", "dropouts", "draw_outline",
+}
+PART2_ORDERS = {
+    "position", "watch", "observe", "bomb", "airlift_here", "airlift", "stop_flying", "fly",
+    "investigate", "research", "engineer", "broadcast", "send", "more", "name_general",
+}
+# The twelve steps (R43 of the design), in the order the turn runs them.
+PHASES = [
+    "immediate", "air_assign", "stoppages", "construct", "payments", "spending", "air_missions", "issue",
+    "movement", "production", "research_results", "observation", "letters", "spies", "annexation", "supply",
+    "dropouts", "generals_return", "vision",
+]
+
+
+@cache
+def _program() -> ir.Program:
+    checked = check_path(RULES)
+    assert checked.program is not None, [d.message for d in checked.diagnostics]
+    return checked.program
+
+
+def _walk(node: object) -> Iterator[object]:
+    """Every IR node under `node`, itself first."""
+    yield node
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        for f in dataclasses.fields(node):
+            yield from _walk(getattr(node, f.name))
+    elif isinstance(node, (tuple, list)):
+        for item in node:
+            yield from _walk(item)
+
+
+def _destroyed(decl: ir.Node) -> list[str]:
+    """The types of what `decl`'s `destroy` statements destroy, in the order written."""
+    return [str(s.target.ty) for s in _walk(decl) if isinstance(s, ir.Destroy)]
+
+
+def test_a_division_is_destroyed_only_by_lose_unit_or_merge() -> None:
+    program = _program()
+    where = {}
+    for decl in program.nodes():
+        if "Division" in _destroyed(decl):
+            where[getattr(decl, "name", type(decl).__name__)] = True
+    # Without lose_unit a general or cargo would be left holding a unit that is gone.
+    assert sorted(where) == ["lose_unit", "merge"]
+
+
+def test_the_check_finds_a_bare_destroy(tmp_path: Path) -> None:
+    text = RULES.read_text(encoding="utf-8").replace("        lose_unit(d)\n", "        destroy d\n", 1)
+    assert text != RULES.read_text(encoding="utf-8")
+    for template in RULES.parent.glob("warlord.report*.j2"):
+        (tmp_path / template.name).write_bytes(template.read_bytes())
+    path = tmp_path / "warlord.rules"
+    path.write_text(text, encoding="utf-8")
+    checked = check_path(path)
+    assert checked.program is not None
+    assert any("Division" in _destroyed(p) for p in checked.program.procedures if p.name == "take_losses")
+
+
+def test_every_stub_the_packages_fill_exists() -> None:
+    program = _program()
+    assert STUB_FUNCTIONS - {f.name for f in program.functions} == set()
+    assert STUB_PROCEDURES - {p.name for p in program.procedures} == set()
+    assert PART2_ORDERS - {o.name for o in program.orders} == set()
+    assert not set(program.unrun_orders) & PART2_ORDERS
+
+
+def test_the_twelve_steps_run_in_order() -> None:
+    names = [p.name for p in _program().phases if not p.at_start]
+    assert [n for n in names if n in PHASES] == PHASES
+
+
+def test_a_stub_order_says_it_is_not_yet() -> None:
+    orders = {o.name: o for o in _program().orders}
+    for name in sorted(PART2_ORDERS):
+        reasons = [s.value for v in orders[name].valids for s in _walk(v) if isinstance(s, ir.Const)
+                   and isinstance(s.value, str)]
+        assert any(r.startswith("not yet: ") for r in reasons), (name, reasons)
