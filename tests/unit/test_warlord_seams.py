@@ -104,3 +104,25 @@ def test_a_stub_order_says_it_is_not_yet() -> None:
         reasons = [s.value for v in orders[name].valids for s in _walk(v) if isinstance(s, ir.Const)
                    and isinstance(s.value, str)]
         assert any(r.startswith("not yet: ") for r in reasons), (name, reasons)
+
+
+# A line of every order a part-2 package fills, as the rulebook writes it (on the shipyard scenario's map).
+# Y and -- with one code each: several codes written with spaces need P1's `spaced` lists.
+STUB_LINES = ["P 1 2", "W 1 3", "O 2 00302", "B 5 00702", "V 1 1", "V 00101 1", "F 1 2 23", "F 1 0 0",
+              "I 2 3", "E 5", "K 1 1", "Y 2 151", "Y 101 12", "-- 20", "N 3 1 SLAVER"]
+
+
+def test_a_stub_order_is_refused_and_the_turn_goes_on(tmp_path: Path) -> None:
+    from tests.golden.harness import GOLDEN, Scenario, play
+
+    folder = tmp_path / "scenario"
+    (folder / "turn-1").mkdir(parents=True)
+    (folder / "scenario.yaml").write_bytes((GOLDEN / "warlord" / "shipyard" / "scenario.yaml").read_bytes())
+    (folder / "turn-1" / "01-ann.txt").write_text("\n".join(["WL-21", "1 A1", *STUB_LINES, "M 2 33"]) + "\n",
+                                                  encoding="utf-8")
+    reports = {name: text for _, name, text in play(Scenario("warlord", "stubs", folder), tmp_path / "game")}
+    ann = reports["1-ann"]
+    for line in STUB_LINES:
+        row = next(r for r in ann.splitlines() if f" {line} " in r)
+        assert "refused: not yet: " in row, row
+    assert "00400    2 N    Cruisers" in ann  # the flotilla's M after them was carried out
