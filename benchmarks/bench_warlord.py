@@ -24,6 +24,10 @@ of no player, counted in N); a turn's parts are those of turn 2:
       load 0.59, engine 0.16, reports 0.60, save 0.35 s
   --divisions 20000: turn 1 3.72 s, turn 2 4.29 s wall, peak 347 MB; state 2.27 MB, 48,638 lines
       load 1.51, engine 0.60, reports 0.95, save 1.18 s
+Part 2's seams (issue 13, P2: the new fields, stub calls and phases; nothing played yet), --divisions 5000,
+CPU of turn 1 and turn 2, two runs each on a machine loaded by other work (wall times not comparable):
+  before 1.70, 2.27 and 1.68, 2.27 s; after 1.76, 2.21 and 2.03, 2.38 s; the state of turn 2 0.87 -> 0.93 MB
+  (the Division rows' aboard, digging and lifted columns), peak 173 -> 180 MB.
 20 times the units take 4.8 times the turn. A turn's fixed part is the 100 reports (most of each its
 41 x 41 strategic map, a rules function per sector) and the state's load and save; per division, the state
 file's rows (at 20,000 the Division section is 79% of the file, and YAML is half of the load and 90% of the
