@@ -107,12 +107,17 @@ def unindexed(c: Checking) -> None:
 
 
 def indexed(env: Env, thing: str, field: str) -> bool:
-    """Whether the runtime keeps an index of `field` of `thing`: marked `indexed`, or the built-in `owner` of
-    a thing `numbered per owner`."""
+    """Whether the runtime keeps an index of `field` of `thing`, as the code generator decides it
+    (codegen/emit.py `_indexed_fields`): marked `indexed`, the built-in `owner` of a thing `numbered per owner`,
+    or an optional field holding a numbered thing, which `destroy` finds its holders through."""
     info = env.things.get(thing)
     if info is None:
         return False
     if field == "owner" and info.numbered == "owner":
         return True
     fd = info.fields.get(field)
-    return fd is not None and fd.indexed
+    if fd is None:
+        return False
+    held = T.strip_opt(fd.ty)
+    numbered = isinstance(held, T.ThingT) and held.name in env.things and bool(env.things[held.name].numbered)
+    return fd.indexed or (isinstance(fd.ty, T.OptT) and numbered)
