@@ -240,6 +240,8 @@ _ALL = (
     Builtin("upper", _one(1), "upper(t)", "a text in capitals", "{0}.upper()", typer=_text_fn(T.TEXT, T.TEXT)),
     Builtin("truncate", _one(2), "truncate(t, n)", "the first `n` characters of a text", "{rt}({args})",
             "truncate", typer=_text_fn(T.TEXT, T.TEXT, T.INT)),
+    Builtin("replace", _one(3), "replace(t, old, new)", "`t` with every `old` in it made `new`", "{rt}({args})",
+            "replace", typer=_text_fn(T.TEXT, T.TEXT, T.TEXT, T.TEXT)),
     Builtin("is_alnum", _one(1), "is_alnum(t)", "whether a text is not empty and all ASCII letters and digits",
             "{rt}({args})", "is_alnum", typer=_text_fn(T.BOOL, T.TEXT)),
     Builtin("join", _one(2), "join(L, sep)", "texts one after another, `sep` between two", "({1}).join({0})",
@@ -294,16 +296,17 @@ _ALL = (
             "0 when it has fewer than two", "{rt}(g, {args})", "least_distance", typer=_generator("i", "L")),
     Builtin("orders", _one(1), "orders(KIND)", "the orders of one kind given this turn", "g.orders_of({extra})",
             kind="orders"),
-    Builtin("chance", _one(2), 'chance(P, "stream")', "true with a probability of `P` percent",
+    Builtin("chance", _one(2, 3, 4, 5), 'chance(P, "stream"[, KEY...])', "true with a probability of `P` percent",
             "{rt}(g.rng({extra}), {0})", "chance", kind="chance"),
-    Builtin("roll", _one(2), 'roll(N, "stream")', "a whole number from 1 to `N`", "{rt}(g.rng({extra}), {0})",
-            "roll", kind="chance"),
-    Builtin("draw", _one(2), 'draw(TABLE, "stream")', "a value of a weighted table, by its chances",
+    Builtin("roll", _one(2, 3, 4, 5), 'roll(N, "stream"[, KEY...])', "a whole number from 1 to `N`",
+            "{rt}(g.rng({extra}), {0})", "roll", kind="chance"),
+    Builtin("draw", _one(2, 3, 4, 5), 'draw(TABLE, "stream"[, KEY...])',
+            "a value of a weighted table, by its chances",
             "{table}(g, g.rng({purpose}))", kind="chance"),
-    Builtin("pick", _one(2), 'pick(L, "stream")', "an item of a list, or `none` if it is empty",
+    Builtin("pick", _one(2, 3, 4, 5), 'pick(L, "stream"[, KEY...])', "an item of a list, or `none` if it is empty",
             "{rt}(g.rng({extra}), {0})", "pick", kind="chance"),
-    Builtin("shuffle", _one(2), 'shuffle(L, "stream")', "a list in random order", "{rt}(g.rng({extra}), {0})",
-            "shuffle", kind="chance"),
+    Builtin("shuffle", _one(2, 3, 4, 5), 'shuffle(L, "stream"[, KEY...])', "a list in random order",
+            "{rt}(g.rng({extra}), {0})", "shuffle", kind="chance"),
     Builtin("continents", _one(4), 'continents(AREA, PERCENT, COUNT, "stream")', "the land of a world: "
             "`PERCENT`% of the sectors of `AREA`, in `COUNT` continents with sea between them, in map order",
             "{rt}(g, g.rng({extra}), {args})", "continents", kind="chance", typer=_generator("[S]", "L", "%", "c")),
@@ -322,3 +325,6 @@ _ALL = (
 )
 BUILTINS: dict[str, Builtin] = {b.name: b for b in _ALL}
 CHANCE = frozenset(b.name for b in _ALL if b.kind == "chance")
+# The chance functions that take keys after their stream (`roll(N, "stream", KEY...)`), at most KEYS_MOST.
+KEYED = frozenset({"chance", "roll", "draw", "pick", "shuffle"})
+KEYS_MOST = 3

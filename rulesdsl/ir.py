@@ -544,6 +544,7 @@ class Arg(Node):
     # For `digits`: for each bound (low, high), the parameters that alone decide it (() for a literal), or
     # None for a bound that reads the game's state. Checked when a game starts (RulesetSpec's ArgSpec).
     decided_by: tuple[tuple[str, ...] | None, ...] = ()
+    spaced: bool = False  # `list of T spaced`: items separated by spaces as well as `+`; the syntax's last
 
 
 @dataclass(frozen=True)

@@ -491,6 +491,7 @@ class ArgDecl:
     low: Expr | None = None
     high: Expr | None = None
     digits: bool = False  # `digits A..B`: a run of digits, each one number from A to B, as a list of int
+    spaced: bool = False  # `list of T spaced`: items separated by spaces as well as `+`
 
 
 @dataclass(frozen=True)

@@ -460,8 +460,12 @@ class _Builder(Transformer[Any, Any]):
     @v_args(meta=True, inline=True)
     def order_arg(self, meta: Any, name: Token, ty: Any) -> n.ArgDecl:
         if isinstance(ty, n.ArgDecl):
-            return n.ArgDecl(self.span(meta), str(name), ty.type, ty.low, ty.high, ty.digits)
+            return n.ArgDecl(self.span(meta), str(name), ty.type, ty.low, ty.high, ty.digits, ty.spaced)
         return n.ArgDecl(self.span(meta), str(name), ty)
+
+    @v_args(meta=True, inline=True)
+    def spaced_arg(self, meta: Any, ty: n.TypeRef) -> n.ArgDecl:
+        return n.ArgDecl(self.span(meta), "", ty, spaced=True)
 
     @v_args(meta=True, inline=True)
     def range_arg(self, meta: Any, lo: n.Expr, hi: n.Expr) -> n.ArgDecl:

@@ -11,7 +11,7 @@ from typing import Protocol
 from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
-from rulesdsl.builtins import BUILTINS, CHANCE
+from rulesdsl.builtins import BUILTINS, CHANCE, KEYED, KEYS_MOST
 from rulesdsl.checker import flow, making
 from rulesdsl.checker.env import (
     PLAYER_BUILTINS,
@@ -25,7 +25,17 @@ from rulesdsl.checker.env import (
 )
 from rulesdsl.source import Span
 
-AGGREGATES = {"sum", "count", "max", "min", "any", "all", "best", "sorted", "list"}
+AGGREGATES = {"sum", "count", "max", "min", "any", "all", "best", "sorted", "list", "distinct"}
+
+
+def keeps_identity(t: T.Ty) -> bool:
+    """Whether a value of type `t` is the same value wherever it is found, and reads as one stable text: a whole
+    number, a text, a yes/no, a player, a thing or sector or numbered thing, or one of them or none. `distinct`
+    keeps such values once, and a random stream is keyed by them."""
+    t = T.strip_opt(t)
+    if isinstance(t, T.Num):
+        return t.unit == "" and not t.decimal
+    return isinstance(t, T.ThingT) or t in (T.TEXT, T.BOOL, T.NONE, T.ANY)
 
 
 def _path(e: n.Expr) -> str | None:
@@ -198,10 +208,12 @@ _CHANCE_PLACES = {
     "report": "a report",
     "victory": "a victory rule",
     "static": "a default, a table or a bound, which are fixed before play",
+    "stream key": "a random stream's key, which names the stream before it draws",
 }
 _CHANCE_HINTS = {
     "function": "draw in the phase or the order's effect that calls it, and pass the result as a parameter",
     "order": "draw in the order's `effect`, and `fail` there if the draw goes against it",
+    "stream key": "key the stream by what the draw is about (a player, a sector, a unit), not by another draw",
 }
 
 
@@ -866,7 +878,15 @@ class ExprChecker:
             self.err(node.func_span, "E0324", f"`{name}` draws at random and cannot be used in "
                      f"{_CHANCE_PLACES.get(ctx.kind, 'this place')}", help=_CHANCE_HINTS.get(
                          ctx.kind, "draw in a phase or an order effect and store the result"))
-        stream = node.args[-1] if len(node.args) in BUILTINS[name].arities else None
+        if name in KEYED:
+            if len(node.args) > 2 + KEYS_MOST:
+                self.err(node.span, "E0322", f"`{name}` takes a value, its stream and at most {KEYS_MOST} keys, "
+                         f"not {len(node.args) - 2} keys", help=f"it is called as `{BUILTINS[name].signature}`; "
+                         "for more, key by fewer values that still tell the draws apart")
+                return ir.Const(T.ANY, line, None)
+            stream = node.args[1] if len(node.args) >= 2 else None
+        else:
+            stream = node.args[-1] if len(node.args) in BUILTINS[name].arities else None
         if isinstance(stream, n.Text) and any(not isinstance(p, str) for p in stream.parts):
             self.err(stream.span, "E0325", "a stream name must be a plain text, without `{...}`",
                      help=self._fixed_stream_hint(node, stream))
@@ -896,16 +916,33 @@ class ExprChecker:
                 self.err(tnode.span, "E0326", f"`{tnode.name}` is not a weighted table",
                          help="declare it `table NAME -> TYPE weighted { 50%: ... }`")
             _, result = self.env.table_types.get(tnode.name, ((), T.ANY))
-            return ir.Builtin(result, line, "draw", (), (tnode.name, purpose))
+            return ir.Builtin(result, line, "draw", self.stream_keys(node, scope, ctx), (tnode.name, purpose))
         arg = self.expr(node.args[0], scope, ctx)
+        keys = self.stream_keys(node, scope, ctx)
         if name in ("chance", "roll"):
             self.expect(arg, T.INT, node.args[0].span, f"the first argument of `{name}`")
-            return ir.Builtin(T.BOOL if name == "chance" else T.INT, line, name, (arg,), purpose)
+            return ir.Builtin(T.BOOL if name == "chance" else T.INT, line, name, (arg, *keys), purpose)
         if not isinstance(arg.ty, (T.ListT, T.SetT)) and arg.ty != T.ANY:
             self.err(node.args[0].span, "E0316", f"`{name}` needs a list, not {arg.ty.show()}")
-            return ir.Builtin(T.ANY, line, name, (arg,), purpose)
+            return ir.Builtin(T.ANY, line, name, (arg, *keys), purpose)
         item = arg.ty.item if isinstance(arg.ty, (T.ListT, T.SetT)) else T.ANY
-        return ir.Builtin(T.OptT(item) if name == "pick" else T.ListT(item), line, name, (arg,), purpose)
+        return ir.Builtin(T.OptT(item) if name == "pick" else T.ListT(item), line, name, (arg, *keys), purpose)
+
+    def stream_keys(self, node: n.Call, scope: Scope, ctx: Context) -> tuple[ir.Expr, ...]:
+        """The keys after a chance function's stream (`roll(100, "air", x)`): each a value that reads as one
+        stable text (E0373), worked out without drawing (E0324), since the key picks the stream to draw from."""
+        ctx = dataclasses.replace(ctx, kind="stream key", allow_chance=False)
+        keys: list[ir.Expr] = []
+        for kn in node.args[2:]:
+            k = self.expr(kn, scope, ctx)
+            if not keeps_identity(k.ty):
+                holder = show_expr(kn.obj) if isinstance(kn, n.Attr) else None
+                self.err(kn.span, "E0373", f"a random stream's key is one value, such as a player, a thing, a sector "
+                         f"or a whole number, not {T.describe(k.ty)}",
+                         help=f"key by what the draw is about, like `{holder}` itself" if holder is not None
+                         else "key by what the draw is about: a player, a thing, a sector or a number")
+            keys.append(k)
+        return tuple(keys)
 
     @staticmethod
     def _fixed_stream_hint(node: n.Call, stream: n.Text) -> str:
@@ -966,7 +1003,12 @@ class ExprChecker:
             ty = T.BOOL
         elif f == "best":
             ty = T.OptT(body.ty)
-        else:  # sorted, list
+        elif f == "distinct" and not keeps_identity(body.ty):
+            self.err(node.body.span, "E0372", f"`distinct` keeps each value once, so it compares them, and "
+                     f"{T.describe(body.ty)} cannot be compared",
+                     help="keep a value that names each one, like its key, its owner or a number")
+            ty = T.ANY
+        else:  # sorted, list, distinct
             ty = T.ListT(T.concrete(body.ty))
         return ir.Agg(ty, line, f, body, node.var, source, where, by, node.descending)
 

@@ -231,7 +231,10 @@ def _arg_type(env: Env, checker: ExprChecker, a: n.ArgDecl) -> ir.Arg:
         elif not (isinstance(ty, T.ThingT) or ty in (T.TEXT, T.INT, T.MONEY, T.ANY)):
             env.diags.error(a.type.span, "E0405", f"an order argument is a thing, a Player, a number, a text or "
                             f"a list, not {ty.show()}")
-        return ir.Arg(a.name, ty, None, None, span=a.span)
+        if a.spaced and not isinstance(ty, T.ListT) and ty != T.ANY:
+            env.diags.error(a.span, "E0432", f"`spaced` is for a list argument, and `{a.name}` is {T.describe(ty)}",
+                            help=f"for several values write `{a.name}: list of {ty.show()} spaced`, or drop `spaced`")
+        return ir.Arg(a.name, ty, None, None, span=a.span, spaced=a.spaced and isinstance(ty, T.ListT))
     ty = env.resolve_type(a.type) if a.type is not None else T.INT
     if ty == T.DECIMAL:
         _decimal_arg(env, a, a.type.span if a.type is not None else a.span)
@@ -284,6 +287,7 @@ def orders(c: Checking) -> None:
                 env.diags.error(_in_pattern(d, "{" + ph + "}"), "E0407",
                                 f"`{{{ph}}}` in the order's syntax is not an argument",
                                 help=suggest(ph, arg_names) or f"declare it: `{ph}: TYPE`")
+        spaced = {x.name for x in args if x.spaced}  # a list: `spaced` on anything else is refused already
         for a in d.args:
             if placeholders.count(a.name) == 0:
                 env.diags.error(a.span, "E0408", f"argument `{a.name}` does not appear in the syntax \"{d.pattern}\"",
@@ -291,6 +295,12 @@ def orders(c: Checking) -> None:
             elif placeholders.count(a.name) > 1:
                 env.diags.error(_in_pattern(d, "{" + a.name + "}", second=True), "E0407",
                                 f"`{{{a.name}}}` appears twice in the syntax")
+            elif a.name in spaced and not d.pattern.rstrip(" \t").endswith("{" + a.name + "}"):
+                # Its items take every word up to the line's end: a word after them would be one more item.
+                env.diags.error(_in_pattern(d, "{" + a.name + "}"), "E0432", f"`{a.name}` is read with spaces "
+                                "between its items, so nothing can follow it in the syntax",
+                                help=f"put `{{{a.name}}}` last in \"{d.pattern}\", or join its items with `+` "
+                                "and drop `spaced`")
         if not syntax.starts_with_keyword(d.pattern):
             env.diags.error(d.pattern_span, "E0409", "an order's syntax starts with its keyword, like \"A,{country}\"")
         for _ in syntax.touching_placeholders(d.pattern):

@@ -137,7 +137,8 @@ def _reads(env: Env, ty: T.Ty, arg: ir.Arg | None, word: str) -> bool:
         info = env.things.get(ty.name)
         return info is not None and word.upper() in {k.upper() for k in info.keys}
     if isinstance(ty, T.ListT):
-        parts = [p.strip() for p in word.split("+")]
+        parts = [p.strip() for p in (word.replace("+", " ").split() if arg is not None and arg.spaced
+                                     else word.split("+"))]
         return all(p and _reads(env, ty.item, None, p) for p in parts)
     if ty in (T.INT, T.MONEY):
         value, _ = read_whole(word, "")  # as the engine reads it: ASCII digits, 18 at most

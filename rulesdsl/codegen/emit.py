@@ -16,7 +16,7 @@ from typing import Any
 
 from rulesdsl import __version__, ir
 from rulesdsl import types as T
-from rulesdsl.builtins import BUILTINS
+from rulesdsl.builtins import BUILTINS, KEYED
 from rulesdsl.codegen import names
 from rulesdsl.codegen.writer import Writer, comment_text
 from rulesdsl.runtime import exported
@@ -319,10 +319,17 @@ class Emitter:
         fills = {"args": ", ".join(a), "extra": repr(e.extra)}
         if b.runtime is not None:
             fills["rt"] = self.rt(b.runtime)
+        emit = b.emit
+        keys = a if e.func == "draw" else a[1:]
+        if e.func in KEYED and keys:
+            # A keyed draw: the stream of (purpose, keys), which no draw under another key moves.
+            emit = emit.replace("g.rng({extra})", "g.keyed({extra}, {keys})").replace(
+                "g.rng({purpose})", "g.keyed({purpose}, {keys})")
+            fills["keys"] = ", ".join(keys)
         if e.func == "draw":
             table, purpose = e.extra
             fills.update(table=names.table(table), purpose=repr(purpose))
-        return b.emit.format(*a, **fills)
+        return emit.format(*a, **fills)
 
     def loop_source(self, var: str, source: ir.Expr, where: ir.Expr | None) -> str:
         """What a loop or an aggregate goes through, as Python, read in the enclosing block.
@@ -451,6 +458,13 @@ class Emitter:
         if f == "best":
             assert e.by is not None
             return f"{self.rt('best')}(({self.ex(e.by)}, {body}) {gen})"
+        if f == "distinct":
+            # A dict keeps its keys in the order they came, each once: ints and texts by value, players and
+            # instances by identity (they do not define equality), so the first of each stays where it was.
+            if e.by is None:
+                return f"list(dict.fromkeys({body} {gen}))"
+            by = f"sorted([{v} {gen}], key=lambda {v}: {self.ex(e.by)}{', reverse=True' if e.descending else ''})"
+            return f"list(dict.fromkeys({body} for {v} in {by}))"
         # sorted, list
         if e.by is None:
             return f"[{body} {gen}]"
@@ -487,7 +501,7 @@ class Emitter:
             if any(i is None for i in items):
                 return None
             return "[" + ", ".join(i for i in items if i is not None) + "]", True
-        if isinstance(e, ir.Agg) and e.func in ("list", "sorted"):
+        if isinstance(e, ir.Agg) and e.func in ("list", "sorted", "distinct"):
             src = self.loop_source(e.var, e.source, e.where)
             with self.block():
                 v = self.bind(e.var)
@@ -1179,7 +1193,8 @@ class Emitter:
             ty = ("digits",) if a.digits else type_desc(a.ty)
             # Only where a parameter sets a bound: other modules read as before.
             decided = f", decided_by={a.decided_by!r}" if any(a.decided_by or ()) else ""
-            args.append(f"ArgSpec(name={a.name!r}, type={ty!r}, low={lo}, high={hi}{decided})")
+            spaced = ", spaced=True" if a.spaced else ""  # likewise: only where written
+            args.append(f"ArgSpec(name={a.name!r}, type={ty!r}, low={lo}, high={hi}{decided}{spaced})")
         bounds = [b.line for a in o.args for b in (a.low, a.high) if b is not None]
         w.line(f"OrderSpec(name={o.name!r}, kind={o.kind!r}, pattern={o.pattern!r}, "
                f"args=({', '.join(args)}{',' if len(args) == 1 else ''}),", bounds[0] if bounds else None)

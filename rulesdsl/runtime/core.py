@@ -446,8 +446,26 @@ def truncate(s: str, n: int) -> str:
     return s[: max(0, n)]
 
 
+def replace(s: str, old: str, new: str) -> str:
+    """`replace(t, old, new)`: every `old` in `t` becomes `new`. An empty `old` would be found between every two
+    characters, which no designer means, so it stops the turn at the call."""
+    if not old:
+        raise ValueError(f"replace: the text to replace is empty (in {s!r})")
+    return s.replace(old, new)
+
+
 def is_alnum(s: str) -> bool:
     return s.isascii() and s.isalnum()
+
+
+def key_text(value: Any) -> str:
+    """A random stream's key as the text it has in state files (a player's account, a thing's or sector's key, a
+    numbered thing's owner and number), so the same key draws the same numbers in every run of a turn."""
+    if isinstance(value, Thing):
+        return value._key
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "none" if value is None else str(value)
 
 
 def fmt(value: Any) -> str:

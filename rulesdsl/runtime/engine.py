@@ -34,6 +34,7 @@ from rulesdsl.runtime.core import (
     TooManyRounds,
     Window,
     WorldBase,
+    key_text,
     unchanging,
 )
 from rulesdsl.runtime.grid import Grid, SectorNames
@@ -229,6 +230,16 @@ class Game:
         if r is None:
             digest = hashlib.sha256(f"{self.seed}/{self.turn}/{purpose}".encode()).digest()
             r = self._rngs[purpose] = random.Random(int.from_bytes(digest[:8], "big"))
+        return r
+
+    def keyed(self, purpose: str, *keys: Any) -> random.Random:
+        """The stream of `purpose` kept for these keys alone: its draws follow one another within the turn, and
+        draws under other keys (a battle elsewhere, another player's research) never move them."""
+        name = purpose + "".join("\x1f" + key_text(k) for k in keys)
+        r = self._rngs.get(name)
+        if r is None:
+            digest = hashlib.sha256(f"{self.seed}/{self.turn}/{name}".encode()).digest()
+            r = self._rngs[name] = random.Random(int.from_bytes(digest[:8], "big"))
         return r
 
     def news(self, text: str) -> None:

@@ -36,6 +36,8 @@ SHOWN_LONG = 60  # how much of a line longer than MAX_LINE is echoed
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 _WORD_END = re.compile(r"[, \t]")
+# Between two items of a `spaced` list: a `+` with any spaces round it, or spaces alone.
+_SPACED_ITEMS = re.compile(r"[ \t]*\+[ \t]*|[ \t]+")
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
 _C0_NAMES = ["NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "HT", "LF", "VT", "FF", "CR", "SO", "SI",
              "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US"]
@@ -144,6 +146,8 @@ class OrderReader:
             raw = texts[at].strip(SPACES)
             if a.type[0] == "digits":
                 value, reason = read_digits(g, a, raw)
+            elif a.spaced:
+                value, reason = _read_list(g, a.type[1], raw, a.name, rec.player, spaced=True)
             else:
                 value, reason = read_arg(g, a.type, raw, a.name, rec.player)
                 if reason is None and (a.low is not None or a.high is not None):
@@ -302,10 +306,12 @@ def _read_numbered(store: Any, raw: str, name: str, player: PlayerBase | None) -
 
 
 def _read_list(g: GameView, item: tuple[Any, ...], raw: str, name: str,
-               player: PlayerBase | None = None) -> tuple[Any, str | None]:
-    """Items joined by `+`, each read as one argument; duplicates and the order written are kept."""
+               player: PlayerBase | None = None, spaced: bool = False) -> tuple[Any, str | None]:
+    """Items joined by `+` (or, `spaced`, by `+` or runs of spaces), each read as one argument; duplicates and
+    the order written are kept."""
     values = []
-    for part in raw.split("+"):
+    parts = _SPACED_ITEMS.split(raw.strip(SPACES)) if spaced else raw.split("+")
+    for part in parts:
         text = part.strip(SPACES)
         if not text:
             return None, f'{name} has an empty item in "{raw}": join the items with "+", like "A+B"'

@@ -80,6 +80,7 @@ class ArgSpec:
     # alone decide it (() for a literal), or None for a bound that reads the game's state. A game's start
     # checks the bounds that parameters decide (runtime/state.py).
     decided_by: tuple[tuple[str, ...] | None, ...] = ()
+    spaced: bool = False  # a list whose items may be separated by spaces as well as `+` (the syntax's last)
 
 
 @dataclass(frozen=True)
