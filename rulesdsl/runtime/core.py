@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import hashlib
 import itertools
 import math
 import operator
@@ -456,6 +457,33 @@ def replace(s: str, old: str, new: str) -> str:
 
 def is_alnum(s: str) -> bool:
     return s.isascii() and s.isalnum()
+
+
+class KeyedStream(random.Random):
+    """The draws of one (purpose, keys) in a turn, counted: the j-th asks blake2b of its name and j for its bits,
+    so a stream costs nothing to start (most keys draw once or twice) and none shares state with another.
+    `random.Random`'s own randint, randrange and shuffle work from `getrandbits`, as for the unkeyed streams."""
+
+    def seed(self, a: Any = None, version: int = 2) -> None:  # called once, by Random.__init__
+        self._name = str(a).encode()
+        self._drawn = 0
+
+    def getrandbits(self, k: int) -> int:
+        bits, value = 0, 0
+        while bits < k:
+            self._drawn += 1
+            chunk = hashlib.blake2b(self._name + b"/%d" % self._drawn, digest_size=8).digest()
+            value, bits = (value << 64) | int.from_bytes(chunk, "big"), bits + 64
+        return value >> (bits - k)
+
+    def random(self) -> float:
+        return self.getrandbits(53) * 2.0 ** -53
+
+    def getstate(self) -> Any:
+        return self._name, self._drawn
+
+    def setstate(self, state: Any) -> None:
+        self._name, self._drawn = state
 
 
 def key_text(value: Any) -> str:

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 from rulesdsl.runtime import sectors
 from rulesdsl.runtime.core import (
     Halt,
+    KeyedStream,
     Numbered,
     OrderFailed,
     OrderRec,
@@ -238,8 +239,7 @@ class Game:
         name = purpose + "".join("\x1f" + key_text(k) for k in keys)
         r = self._rngs.get(name)
         if r is None:
-            digest = hashlib.sha256(f"{self.seed}/{self.turn}/{name}".encode()).digest()
-            r = self._rngs[name] = random.Random(int.from_bytes(digest[:8], "big"))
+            r = self._rngs[name] = KeyedStream(f"{self.seed}/{self.turn}/{name}")
         return r
 
     def news(self, text: str) -> None:
