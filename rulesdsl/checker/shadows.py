@@ -90,7 +90,8 @@ def _takes(a: ir.Arg, b: ir.Arg) -> bool:
     if isinstance(a.ty, T.ThingT):
         return b.ty == a.ty
     if isinstance(a.ty, T.ListT):
-        return b.ty in (a.ty, a.ty.item)  # one item reads as a list of one
+        # One item reads as a list of one. Items joined by `+` only do not read a `spaced` list's `1 2`.
+        return b.ty in (a.ty, a.ty.item) and (a.spaced or not b.spaced)
     if a.ty in (T.INT, T.MONEY) and b.ty in (T.INT, T.MONEY):
         known_a, lo_a, hi_a = _bounds(a)
         known_b, lo_b, hi_b = _bounds(b)

@@ -230,3 +230,13 @@ def test_a_keyed_stream_draws_the_same_numbers_in_every_version() -> None:
 
     stream = KeyedStream("5/1/air\x1f0101")
     assert [roll(stream, 100) for _ in range(6)] == [1, 22, 47, 80, 3, 84]
+
+
+def test_a_list_joined_by_plus_does_not_hide_a_spaced_one_declared_after_it(tmp_path: Path) -> None:
+    """`Y 2 151 155` is refused by the first (its `+` list does not read `151 155`) and read by the second."""
+    extra = ('order y1 "Y {whom} {codes}" { whom: Player  codes: list of int }\n'
+             'order y2 "Y {whom} {more}" { whom: Player  more: list of int spaced }\n'
+             'order y3 "Z {whom} {more}" { whom: Player  more: list of int spaced }\n'
+             'order y4 "Z {whom} {codes}" { whom: Player  codes: list of int }\n'
+             'phase q2: run y1, y2, y3, y4 together\n')
+    assert _codes(tmp_path, extra) == [(4, "E0421")]
