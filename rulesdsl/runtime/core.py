@@ -488,12 +488,16 @@ class KeyedStream(random.Random):
 
 def key_text(value: Any) -> str:
     """A random stream's key as the text it has in state files (a player's account, a thing's or sector's key, a
-    numbered thing's owner and number), so the same key draws the same numbers in every run of a turn."""
+    numbered thing's owner and number), so the same key draws the same numbers in every run of a turn. The
+    kind comes first, so keys of different kinds never share a stream (division 7 without an owner, the
+    number 7 and the text "7")."""
     if isinstance(value, Thing):
-        return value._key
+        return f"{value.TYPE}:{value._key}"
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    return "none" if value is None else str(value)
+        return "bool:yes" if value else "bool:no"
+    if value is None:
+        return "none"
+    return f"{'int' if isinstance(value, int) else 'text'}:{value}"
 
 
 def fmt(value: Any) -> str:

@@ -240,3 +240,10 @@ def test_a_list_joined_by_plus_does_not_hide_a_spaced_one_declared_after_it(tmp_
              'order y4 "Z {whom} {codes}" { whom: Player  codes: list of int }\n'
              'phase q2: run y1, y2, y3, y4 together\n')
     assert _codes(tmp_path, extra) == [(4, "E0421")]
+
+
+def test_keys_of_different_kinds_never_share_a_stream() -> None:
+    from rulesdsl.runtime.core import key_text
+
+    texts = [key_text(v) for v in (7, "7", True, "yes", None, "none", Thing("7", 0))]
+    assert len(set(texts)) == len(texts), texts
