@@ -34,8 +34,8 @@ Keyed chance (`python benchmarks/bench_turn.py --keyed --runs 3`; printed first 
 `roll(100, "air")` in generated code's form, from one stream with no key, keyed by 1,000 sectors (100 draws
 each), and under 100,000 different keys (one draw each: a new stream per draw):
   100k rolls, no key          0.035 s   (the Mersenne Twister of an unkeyed stream, as before)
-  100k rolls, 1k keys         0.193 s   (a keyed draw: blake2b of the stream's name and its count)
-  100k rolls, 100k keys       0.482 s   (0.805 s when each key seeded a random.Random of its own)
+  100k rolls, 1k keys         0.183 s   (a keyed draw: blake2b of the stream's name and its count)
+  100k rolls, 100k keys       0.413 s   (0.805 s when each key seeded a random.Random of its own)
 """
 
 from __future__ import annotations
