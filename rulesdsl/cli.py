@@ -79,7 +79,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     scenario = Path(args.scenario) if args.scenario else None
     progress = _progress(args)
     try:
-        folder = GameFolder.create(rules, Path(args.gamedir), scenario, args.seed, progress)
+        folder = GameFolder.create(rules, Path(args.gamedir), scenario, args.seed, progress, args.sender)
     finally:
         progress.done()
     game = folder.started if folder.started is not None else folder.load_game()
@@ -318,6 +318,8 @@ def build_parser() -> argparse.ArgumentParser:
     n.add_argument("--seed", type=int)
     n.add_argument("--show", help="print the starting report of this account (or player name)")
     _add_progress(n)
+    n.add_argument("--from", dest="sender", metavar="ADDRESS",
+                   help="the GM's e-mail address, the From of the game's mails (game.yaml's gm_email)")
     n.set_defaults(func=cmd_new)
     m = sub.add_parser("intake", help="file the orders mailed for the coming turn, with a receipt for each mail")
     m.add_argument("gamedir")

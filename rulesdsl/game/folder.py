@@ -1,19 +1,22 @@
 """A game folder on disk <-> games and turns: start a game, process a turn atomically, read the state.
 
 Layout of GAMEDIR:
-    game.yaml                 which ruleset (a copy lives in rules/), made once by `new`
+    game.yaml                 which ruleset (a copy lives in rules/), made once by `new`; `gm_email`, the GM's
+                              address (outbox.py); `no_orders_limit` (store.py)
     rulesdsl.lock             locked (fcntl.flock) by a `turn` or an `intake` from start to end: one at a time
     inbox/, outbox/           mail filed by `rulesdsl intake` for the coming turn, and replies (game/intake.py)
     rules/                    the ruleset and its templates, as the game was started with them
     turns/turn-000/           the starting state.yaml, and reports/ (each player's starting position,
-                              written as a turn writes its reports); a scenario that starts the game at
+                              written as a turn writes its reports) and mail/; a scenario that starts the game at
                               a later turn (`turn: 19`) has its starting state in that turn's folder
     turns/turn-NNN/           one folder per processed turn (NNN: three digits or more): orders/ (the
                               submissions byte for byte as received, as NN-name), received.sha256 (the
                               sha256 of each), reports/ (ACCOUNT-name.txt per player, its data as
-                              .json and its page as .html), news.txt, state.yaml (the whole state after the
-                              turn), and submitted.txt (whose orders were taken)
+                              .json and its page as .html), mail/ (ACCOUNT-name.eml per player: its report
+                              mail, see outbox.py), news.txt, state.yaml (the whole state after the turn),
+                              and submitted.txt (whose orders were taken)
     history.yaml              the GM's actions: see store.py
+    sent.tsv                  the mails `rulesdsl send` sent, one a line: see send.py
 The newest turn folder is the current state, so a turn is committed by one rename: it happens whole
 or not at all.
 """
@@ -37,7 +40,7 @@ import yaml
 
 from rulesdsl.compiler import cache_dir, check_path, load_html_template, load_module, load_template
 from rulesdsl.diagnostics import CompileError
-from rulesdsl.game import inbox, yamlio
+from rulesdsl.game import inbox, outbox, yamlio
 from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, Wait, lock_new_staging, remove_abandoned, write_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.names import order_file, report_base
@@ -283,9 +286,13 @@ class GameFolder:
     # ------------------------------------------------------------ starting
     @classmethod
     def create(cls, rules: Path, root: Path, scenario: Path | None, seed: int | None,
-               progress: Progress = NULL) -> GameFolder:
+               progress: Progress = NULL, gm_email: str | None = None) -> GameFolder:
+        """Starts a game in the new folder `root`; `gm_email` is the GM's address, the From of its mails."""
         if root.exists() and any(root.iterdir()):
             raise GameError(f"{root}: already exists and is not empty; choose a new folder for the game")
+        if gm_email is not None and outbox.usable(gm_email) is None:
+            raise GameError(f"{gm_email!r} is not an e-mail address (name@example.org, or \"GM Name "
+                            "<name@example.org>\"); the game was not made")
         where = scenario.name if scenario else "scenario"
         data: dict[str, Any] = {"players": []}
         if scenario is not None:
@@ -333,7 +340,8 @@ class GameFolder:
                     except OSError as e:
                         raise GameError(f"{src}: cannot read: {e.strerror or e}") from None
                     staging.write(f"rules/{src.name}", content)
-                staging.write("game.yaml", yaml_bytes({"rules": f"rules/{rules.name}"}))
+                meta = {"rules": f"rules/{rules.name}"} | ({outbox.GM_EMAIL: gm_email.strip()} if gm_email else {})
+                staging.write("game.yaml", yaml_bytes(meta))
                 spec, module_file = cls(staging.path).load_spec()
                 world = {k: v for k, v in data.items() if k in spec.state_schema["properties"]}
                 unknown = [k for k in data if k not in spec.state_schema["properties"] and k not in _SCENARIO_ONLY]
@@ -360,8 +368,9 @@ class GameFolder:
                 # reads it, so these reports are what turn 1 starts from.
                 progress.stage("reading the state back")
                 started = cls(staging.path).load_game()
-                write_reports(started, [p for p in started.all_players if p.active], staging,
-                              f"turns/{start}/reports", "the game was not made", progress)
+                starting = [p for p in started.all_players if p.active]
+                write_reports(started, starting, staging, f"turns/{start}/reports", "the game was not made", progress)
+                outbox.write_mails(staging.path, started, starting, staging, f"turns/{start}/")
                 if root.exists():
                     root.rmdir()
                 staging.commit()
@@ -528,6 +537,8 @@ class GameFolder:
             players = [p for p in game.all_players if p.active or game.turns[p._key].was_active]
             result.reports = write_reports(game, players, staging, "reports",
                                            "the turn was not processed, and the game is as it was", progress)
+            if not dry_run:
+                outbox.write_mails(self.root, game, players, staging, receipts=filed)
             news = [f"{game.spec.title} {game.meta.get('id', '')}: news of {game.spec.turn_unit} {turn}", ""]
             news += [f"  {item}" for item in game.news_items()] or [f"  A quiet {game.spec.turn_unit}."]
             result.news = staging.write("news.txt", ("\n".join(news) + "\n").encode("utf-8"))
