@@ -1,4 +1,4 @@
-"""Command line -> the compiler and the game folder: check, compile, new, intake, turn, status, rollback, gm."""
+"""Command line -> the compiler and the game folder: check, compile, new, intake, turn, status, rollback, gm, send."""
 
 from __future__ import annotations
 
@@ -243,6 +243,46 @@ def cmd_gm(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_send(args: argparse.Namespace) -> int:
+    from rulesdsl.game.send import Server, parse_server, password, send
+
+    root = Path(args.gamedir)
+    server = None
+    if args.smtp is not None:
+        host, port = parse_server(args.smtp)
+        secret = password(Path(args.password_file) if args.password_file else None) if args.user else None
+        if args.user is not None and secret is None:
+            raise GameError(f"--user {args.user}: no password; give --password-file FILE, or set "
+                            "RULESDSL_SMTP_PASSWORD; nothing was sent")
+        server = Server(host, port, args.starttls, args.user, secret, Path(args.cafile) if args.cafile else None)
+    elif not args.dry_run:
+        raise GameError("give the SMTP server with --smtp HOST:PORT (or --dry-run to see what would be sent)")
+    result = send(root, server, args.sender, dry_run=args.dry_run)
+    if args.dry_run:
+        print(f"{args.gamedir}: a dry run; {len(result.not_sent)} mail(s) would be sent from {result.sender or '?'}, "
+              f"{result.already} sent before, {len(result.waiting)} waiting for an address.")
+        for mail in result.not_sent:
+            print(f"  {mail.rel}  to {', '.join(mail.to)}{f' ({mail.note})' if mail.note else ''}")
+    else:
+        print(f"{args.gamedir}: {len(result.sent)} mail(s) sent, {result.already} sent before, "
+              f"{len(result.waiting)} waiting for an address.")
+        for mail in result.sent:
+            print(f"  {mail.rel}  to {', '.join(mail.to)}{f' ({mail.note})' if mail.note else ''}")
+    for rel, why in result.waiting:
+        print(f"  not sent: {rel}: {why}")
+    if result.no_address:
+        print(f"Players without an e-mail address (their reports wait; `rulesdsl gm {args.gamedir} email ACCOUNT "
+              f"ADDRESS` gives one): {', '.join(result.no_address)}")
+    if result.failure is not None:
+        left = ", ".join(m.rel for m in result.not_sent[:10])
+        more = f" and {len(result.not_sent) - 10} more" if len(result.not_sent) > 10 else ""
+        print(f"error: {result.failure}. {len(result.sent)} mail(s) were sent and recorded in "
+              f"{root / 'sent.tsv'}; {len(result.not_sent)} were not: {left}{more}. Run `rulesdsl send` again "
+              "to send the rest", file=sys.stderr)
+        return 2
+    return 0
+
+
 _PROGRESS = "RULESDSL_PROGRESS"
 
 
@@ -366,6 +406,18 @@ def build_parser() -> argparse.ArgumentParser:
     go.add_argument("account")
     go.add_argument("lines", nargs="+", metavar="LINE")
     g.set_defaults(func=cmd_gm)
+    e = sub.add_parser("send", help="send the report mails and intake's replies not yet sent, each once")
+    e.add_argument("gamedir")
+    e.add_argument("--smtp", metavar="HOST:PORT", help="the SMTP server to send through")
+    e.add_argument("--starttls", action="store_true", help="encrypt the connection (STARTTLS) before anything is sent")
+    e.add_argument("--cafile", metavar="FILE", help="trust the server's certificate when FILE's certificates sign it")
+    e.add_argument("--user", help="log in as USER (needs --starttls); the password is read from --password-file, "
+                                  "else from the environment variable RULESDSL_SMTP_PASSWORD")
+    e.add_argument("--password-file", metavar="FILE", help="a file whose first line is the password")
+    e.add_argument("--from", dest="sender", metavar="ADDRESS", help="the From of the mails (default: game.yaml's "
+                                                                    "gm_email)")
+    e.add_argument("--dry-run", action="store_true", help="list what would be sent, and send nothing")
+    e.set_defaults(func=cmd_send)
     return p
 
 
