@@ -7,7 +7,9 @@ Run: python benchmarks/bench_outbox.py [--players 100] [--repeat 5]
 after the reports, is timed --repeat times into fresh staging folders over the starting reports (the best
 of them, wall and CPU); then the starting mails are sent once through aiosmtpd on 127.0.0.1.
 
-Figures on this machine (2 cores, Python 3.11), 100 players, seed 1: see the commit that adds a figure.
+Figures on this machine (2 cores, Python 3.11), 100 players, seed 1, while other runs loaded it:
+  write_mails: 0.07 s CPU, 0.11 s wall (1.66 MB of mail; a turn 2 of bench_warlord.py --divisions 5000 is
+  some 2.1 s CPU); send: 0.8 s wall for the 100 mails, 8 ms each (the server in the same process)
 """
 
 from __future__ import annotations
