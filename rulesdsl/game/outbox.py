@@ -177,7 +177,10 @@ def write_mails(root: Path, game: Game, players: list[PlayerBase], staging: Stag
     """Each player's report mail into `under`mail/ of the staging folder, from the reports already written
     in `under`reports/ (folder.write_reports). `root` is the game folder (its game.yaml and inbox); with
     `receipts`, the turn ran from the orders intake filed, whose receipts go with the mails."""
-    sender = gm_address(root)
+    try:
+        sender = gm_address(root)
+    except GameError as e:
+        raise GameError(f"{e}; the mails could not be written, and nothing was done") from None
     taken = receipts_taken(root, game.turn) if receipts else {}
     staging.mkdir(f"{under}{MAIL}")
     reports = staging.path / f"{under}reports"

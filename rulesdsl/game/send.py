@@ -25,7 +25,7 @@ import ssl
 from dataclasses import dataclass, field
 from email import policy
 from email.headerregistry import Address
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 from email.parser import BytesParser
 from email.utils import formatdate, getaddresses
 from pathlib import Path
@@ -128,7 +128,7 @@ def _mail_files(root: Path, turns: list[int]) -> list[tuple[Path, bool]]:
     return [(path, report) for _, path, report in sorted(keyed)]
 
 
-def _identity(raw: bytes, msg: EmailMessage) -> str:
+def _identity(raw: bytes, msg: Message) -> str:
     mid = re.sub(r"\s+", "", str(msg.get("Message-ID", "") or ""))
     return mid or "sha256:" + hashlib.sha256(raw).hexdigest()
 
@@ -158,12 +158,13 @@ def pending(root: Path, sender_option: str | None) -> tuple[list[Mail], SendResu
             raw = path.read_bytes()
         except OSError as e:
             raise GameError(f"{path}: cannot read: {e.strerror or e}") from None
-        msg = parser.parsebytes(raw)
-        assert isinstance(msg, EmailMessage)
-        ident = _identity(raw, msg)
+        # The headers alone tell a mail sent before, most of them in a long game: the body is read only to send.
+        ident = _identity(raw, parser.parsebytes(raw, headersonly=True))
         if ident in done:
             result.already += 1
             continue
+        msg = parser.parsebytes(raw)
+        assert isinstance(msg, EmailMessage)
         named = [a for _, a in getaddresses([str(x) for x in msg.get_all("To", [])]) if a]
         account = str(msg.get(ACCOUNT_HEADER, "") or "")
         if report and account in players:

@@ -91,6 +91,7 @@ def test_nukecards_player_without_an_address_gets_the_file_without_to(tmp_path: 
     folder = GameFolder.create(ROOT / "rulesets" / "nukecards.rules", tmp_path / "game", scenario, None,
                                gm_email="gm@example.org")
     store.gm_action(tmp_path / "game", "email", "3", email="Carpathia <c\u00e9sar@example.org>")
+    store.gm_action(tmp_path / "game", "drop", "6")
     folder.process_turn(sorted((ROOT / "examples" / "nukecards" / "round1").glob("*.txt")))
     mails = folder.turns_dir / "turn-001" / "mail"
     msg = parse(mails / "1-avalon.eml")
@@ -101,6 +102,19 @@ def test_nukecards_player_without_an_address_gets_the_file_without_to(tmp_path: 
     assert page.startswith("<!DOCTYPE html>")
     # An address the schema lets through but no mail can go to is no address.
     assert parse(mails / "3-carpathia.eml")["To"] is None
+    # A dropped player gets no report, and no mail.
+    assert sorted(p.name for p in mails.iterdir()) == [f"{n}.eml" for n in ("1-avalon", "2-borduria", "3-carpathia",
+                                                                          "4-dorne", "5-elbonia")]
+
+
+def test_a_gm_email_in_game_yaml_that_is_no_address_stops_the_turn(tmp_path: Path) -> None:
+    folder = GameFolder.create(COVERT, tmp_path / "game", SCENARIO, None)
+    with (tmp_path / "game" / "game.yaml").open("a") as f:
+        f.write("gm_email: the gm\n")
+    with pytest.raises(GameError, match=r"^game.yaml: \$.gm_email: 'the gm' is not an e-mail address .*; the mails "
+                       "could not be written, and nothing was done$"):
+        folder.process_turn(DAY1)
+    assert folder.turn_numbers() == [0]
 
 
 def test_warlord_mail_of_a_non_ascii_name_and_a_long_page(tmp_path: Path) -> None:
