@@ -276,9 +276,10 @@ def cmd_send(args: argparse.Namespace) -> int:
     if result.failure is not None:
         left = ", ".join(m.rel for m in result.not_sent[:10])
         more = f" and {len(result.not_sent) - 10} more" if len(result.not_sent) > 10 else ""
-        print(f"error: {result.failure}. {len(result.sent)} mail(s) were sent and recorded in "
-              f"{root / 'sent.tsv'}; {len(result.not_sent)} were not: {left}{more}. Run `rulesdsl send` again "
-              "to send the rest", file=sys.stderr)
+        done = (f"{len(result.sent)} mail(s) were sent and recorded in {root / 'sent.tsv'}" if result.sent
+                else "nothing was sent")
+        print(f"error: {result.failure}. {done}; {len(result.not_sent)} mail(s) were not: {left}{more}. "
+              "Run `rulesdsl send` again to send them", file=sys.stderr)
         return 2
     return 0
 

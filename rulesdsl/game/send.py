@@ -223,7 +223,7 @@ def send(root: Path, server: Server | None, sender_option: str | None = None, dr
             smtp = _connect(server)
         except GameError as e:
             result.not_sent = mails
-            result.failure = f"{e}; nothing was sent"
+            result.failure = str(e)
             return result
         try:
             for i, mail in enumerate(mails):
