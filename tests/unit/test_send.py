@@ -293,3 +293,24 @@ def test_starttls_and_a_login_with_a_wrong_then_the_right_password(
         assert "give --starttls" in capsys.readouterr().err
     finally:
         controller.stop()
+
+
+def test_send_holds_the_lock_and_a_torn_record_line_still_counts(started: Path, tmp_path: Path,
+                                                                   smtp: tuple[Handler, Server]) -> None:
+    from rulesdsl.game.disk import LOCK_NAME, GameLock
+    from rulesdsl.game.folder import GameError
+
+    handler, server = smtp
+    game = _game(started, tmp_path)
+    with GameLock(game / LOCK_NAME), pytest.raises(GameError, match="holds this lock; nothing was done"):
+        send(game, server)
+    assert handler.got == []
+    # A crash mid-append left a line without its end: its Message-ID was written whole, so that mail is sent.
+    eml = game / "turns" / "turn-000" / "mail" / "1001-the-illuminati.eml"
+    ident = BytesParser(policy=policy.default).parsebytes(eml.read_bytes())["Message-ID"]
+    (game / "sent.tsv").write_text(f"{ident}\tturns/turn-000/mail/1001-th")
+    result = send(game, server)
+    assert (result.already, len(result.sent)) == (1, 5)
+    lines = (game / "sent.tsv").read_text().split("\n")
+    assert lines[0] == f"{ident}\tturns/turn-000/mail/1001-th" and lines[1].split("\t")[1:] == [
+        "turns/turn-000/mail/13579-hydra-trading-company.eml", "hydra@example.org"]
