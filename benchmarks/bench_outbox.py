@@ -10,6 +10,8 @@ of them, wall and CPU); then the starting mails are sent once through aiosmtpd o
 Figures on this machine (2 cores, Python 3.11), 100 players, seed 1, while other runs loaded it:
   write_mails: 0.07 s CPU, 0.11 s wall (1.66 MB of mail; a turn 2 of bench_warlord.py --divisions 5000 is
   some 2.1 s CPU); send: 0.8 s wall for the 100 mails, 8 ms each (the server in the same process)
+The turn as a whole, `python benchmarks/bench_warlord.py --turns 2 --divisions 5000`, turn 2's CPU, 3 runs
+alternating with the branch's base at load 5.5: base 2.16, 2.19, 2.33 s; with the mails 2.11, 2.38, 2.20 s.
 """
 
 from __future__ import annotations
