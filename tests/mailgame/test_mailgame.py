@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import socket
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email import policy
@@ -14,9 +15,11 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import getaddresses
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
+from aiosmtpd.controller import Controller
 from syrupy.assertion import SnapshotAssertion
 
 from rulesdsl.cli import main
@@ -123,17 +126,58 @@ def _replies(game: Path, turn: int) -> Iterator[tuple[str, str, EmailMessage]]:
             yield address, kind, msg
 
 
-def mail_delivered(game: Path, turn: int) -> dict[str, list[str]]:
-    """What the week's senders and players are sent for `turn`: address -> kinds of mail, in order.
+@dataclass
+class Server:
+    """An SMTP server on loopback (aiosmtpd): what it received, as a mail store keeps it."""
 
-    Today: intake's replies in GAMEDIR/outbox/ ("receipt", "refused"). When OUTBOX lands, send here instead:
-    start an aiosmtpd server on loopback, run `rulesdsl send GAMEDIR --smtp 127.0.0.1:PORT`, and read the
-    kinds from what the server received; each active player then also gets exactly one "report" for the turn,
-    and a second send must deliver nothing."""
+    port: int = 0
+    got: list[tuple[list[str], EmailMessage]] = field(default_factory=list)
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        msg = BytesParser(policy=policy.default).parsebytes(envelope.original_content.replace(b"\r\n", b"\n"))
+        assert isinstance(msg, EmailMessage)
+        self.got.append((list(envelope.rcpt_tos), msg))
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp() -> Iterator[Server]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        server = Server(s.getsockname()[1])
+    controller = Controller(server, hostname="127.0.0.1", port=server.port)
+    controller.start()
+    try:
+        yield server
+    finally:
+        controller.stop()
+
+
+def mail_delivered(game: Path, smtp: Server, capsys: pytest.CaptureFixture[str]) -> dict[str, list[str]]:
+    """What `rulesdsl send` delivers now: address -> kinds of mail ("receipt", "refused": intake's replies;
+    "report": a turn's report mail), in the order sent. A second send delivers nothing."""
+    before = len(smtp.got)
+    _run(capsys, "send", str(game), "--smtp", f"127.0.0.1:{smtp.port}", "--from", "GM <gm@example.org>")
     sent: dict[str, list[str]] = {}
-    for address, kind, _ in _replies(game, turn):
-        sent.setdefault(address, []).append(kind)
+    for to, msg in smtp.got[before:]:
+        assert msg["From"] == "GM <gm@example.org>" and msg["Date"] is not None
+        kind = "report" if msg["X-Rulesdsl-Account"] else str(msg["Message-ID"]).removeprefix("<").split("-")[0]
+        for address in to:
+            sent.setdefault(address, []).append(kind)
+    out = _run(capsys, "send", str(game), "--smtp", f"127.0.0.1:{smtp.port}", "--from", "GM <gm@example.org>")
+    assert "0 mail(s) sent" in out and len(smtp.got) == before + sum(len(k) for k in sent.values())
     return sent
+
+
+def _with_reports(game: Path, turn: int, replies: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The week's replies, then each report mail of the turn, to its player's address in the state."""
+    state = yaml.safe_load((game / "turns" / f"turn-{turn:03d}" / "state.yaml").read_text(encoding="utf-8"))
+    email = {str(p["account"]): str(p.get("email", "")) for p in state["players"]}
+    out = {address: list(kinds) for address, kinds in replies.items()}
+    for mail in sorted((game / "turns" / f"turn-{turn:03d}" / "mail").glob("*.eml")):
+        account = str(BytesParser(policy=policy.default).parsebytes(mail.read_bytes())["X-Rulesdsl-Account"])
+        out.setdefault(email[account], []).append("report")
+    return out
 
 
 def _check_secrets(game: Path, turn: int, demo: Demo, names: list[str], accounts: list[str]) -> None:
@@ -166,8 +210,9 @@ def _compare_with_files(demo: Demo, week: Week, turn: int, game: Path, files_gam
             account, []), path
     a, b = _tree(game / "turns" / f"turn-{turn:03d}"), _tree(files_game / "turns" / f"turn-{turn:03d}")
     for tree in (a, b):
-        # The orders' file names are the inbox's or the demo's; received.sha256 lists those names.
-        for name in [n for n in tree if n.startswith("orders/") or n == "received.sha256"]:
+        # The orders' file names are the inbox's or the demo's; received.sha256 lists those names. The report
+        # mails of the turn from the mailbox carry intake's receipts, which the files had none of.
+        for name in [n for n in tree if n.startswith(("orders/", "mail/")) or n == "received.sha256"]:
             del tree[name]
     assert a.keys() == b.keys()
     differ = sorted(name for name in a if a[name] != b[name])
@@ -177,7 +222,8 @@ def _compare_with_files(demo: Demo, week: Week, turn: int, game: Path, files_gam
 
 @pytest.mark.parametrize("demo", [COVERT, NUKECARDS], ids=["covert", "nukecards"])
 def test_a_game_run_from_the_mailbox(demo: Demo, tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                     snapshot: SnapshotAssertion, monkeypatch: pytest.MonkeyPatch) -> None:
+                                     snapshot: SnapshotAssertion, monkeypatch: pytest.MonkeyPatch,
+                                     smtp: Server) -> None:
     # The GM works in the folder that holds the game: the commands print paths from there.
     monkeypatch.chdir(tmp_path)
     game, files_game = Path("game"), Path("files")
@@ -186,6 +232,14 @@ def test_a_game_run_from_the_mailbox(demo: Demo, tmp_path: Path, capsys: pytest.
         _run(capsys, "new", str(ROOT / "rulesets" / demo.rules), str(folder), "--scenario", scenario)
     players = yaml.safe_load(Path(scenario).read_text(encoding="utf-8"))["players"]
     names, accounts = [str(p["name"]) for p in players], [str(p["account"]) for p in players]
+    for p in players:
+        if not p.get("email"):
+            # The card game's scenario names no addresses: the GM gives each player the one it writes from.
+            for folder in (game, files_game):
+                _run(capsys, "gm", str(folder), "email", str(p["account"]), f"{str(p['name']).lower()}@example.org")
+    # The starting reports go out before the first week's mail comes in.
+    assert mail_delivered(game, smtp, capsys) == {str(p.get("email") or f"{str(p['name']).lower()}@example.org"):
+                                                  ["report"] for p in players}
     # The GM's own Maildir: each week's mail arrives in new/, and once read the mail client moves it to cur/
     # with its flags (":2,S"), where intake finds it again the next week and knows it.
     inbox = Path("Maildir")
@@ -212,7 +266,7 @@ def test_a_game_run_from_the_mailbox(demo: Demo, tmp_path: Path, capsys: pytest.
         intakes.append(intake)
         statuses.append(status)
         _run(capsys, "turn", str(game))
-        assert mail_delivered(game, turn) == week.mail_out
+        assert mail_delivered(game, smtp, capsys) == _with_reports(game, turn, week.mail_out)
         files = _demo_files(demo, turn)
         _run(capsys, "turn", str(files_game), *[str(files[a]) for a in week.filed])
         _compare_with_files(demo, week, turn, game, files_game)
@@ -224,9 +278,13 @@ def test_a_game_run_from_the_mailbox(demo: Demo, tmp_path: Path, capsys: pytest.
             assert [p.name.split("-", 1)[1].removesuffix(".txt") for p in filed_orders(game, 2)] == week.filed
             _run(capsys, "turn", str(game))
             again = _tree(game)
-            # The rollback's own record is the only thing added.
-            assert again.pop("history.yaml").startswith(b"- action: rollback")
+            # The rollback's own record is the only thing added (after the GM's e-mails for the card game).
+            before = done.pop("history.yaml", b"")
+            history = again.pop("history.yaml")
+            assert history.startswith(before) and history[len(before):].startswith(b"- action: rollback")
             assert again == done
+            # Nothing of the turn run again is new: its mails were all sent.
+            assert mail_delivered(game, smtp, capsys) == {}
     last = len(demo.weeks)
     receipts = {p.name: p.read_text(encoding="utf-8") for p in sorted(inbox_dir(game, last).glob("*.receipt.txt"))}
     reports = {p.name: p.read_text(encoding="utf-8")
