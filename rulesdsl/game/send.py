@@ -73,6 +73,7 @@ class Mail:
     msg: EmailMessage
     to: list[str]  # where it goes
     note: str = ""  # for the summary: re-addressed
+    account: str = ""  # a report mail's player
 
 
 @dataclass
@@ -175,7 +176,7 @@ def pending(root: Path, sender_option: str | None) -> tuple[list[Mail], SendResu
                     f"the e-mail address {str(p['email'])!r}, which is not one"
                 result.waiting.append((rel, f"{account} ({p.get('name', '')}) has {why}"))
                 continue
-            mail = Mail(rel, ident, msg, [now])
+            mail = Mail(rel, ident, msg, [now], account=account)
             if named != [now]:
                 # The player's address changed since the turn (or had none then): the newest state's counts.
                 mail.note = f"re-addressed: the mail names {', '.join(named)}" if named else "addressed now"
@@ -187,6 +188,9 @@ def pending(root: Path, sender_option: str | None) -> tuple[list[Mail], SendResu
                 result.waiting.append((rel, "it names no address to send it to"))
                 continue
             mail = Mail(rel, ident, msg, good)
+            if msg["Auto-Submitted"] is None:
+                # Intake's replies are answers a program wrote: no vacation responder answers them (RFC 3834).
+                msg["Auto-Submitted"] = "auto-replied"
         mails.append(mail)
         done.add(ident)  # the same mail in two files is sent once
     result.no_address = [f"{a} ({p.get('name', '')})" for a, p in players.items()
@@ -236,7 +240,9 @@ def send(root: Path, server: Server | None, sender_option: str | None = None, dr
                     smtp.sendmail(envelope, mail.to, data)
                 except smtplib.SMTPRecipientsRefused as e:
                     refused = "; ".join(f"{a}: {_reply(code, text)}" for a, (code, text) in e.recipients.items())
-                    result.failure = f"the server refused the recipient of {mail.rel} ({refused})"
+                    fix = (f"`rulesdsl gm {root} email ACCOUNT ADDRESS` corrects a player's address" if mail.account
+                           else f"a reply to an address that takes no mail can be removed from {root / OUTBOX}")
+                    result.failure = f"the server refused the recipient of {mail.rel} ({refused}); {fix}"
                 except smtplib.SMTPSenderRefused as e:
                     result.failure = f"the server refused the sender {envelope} ({_reply(e.smtp_code, e.smtp_error)})"
                 except smtplib.SMTPResponseException as e:

@@ -135,6 +135,8 @@ def test_send_delivers_each_mail_once_with_its_parts(started: Path, tmp_path: Pa
     replies = {g.to[0]: g.msg for g in handler.got if g.msg["Subject"] == "Re: orders"}
     assert set(replies) == {"spectre@example.org", "mallory@example.org"}
     assert replies["mallory@example.org"]["From"] == GM and replies["mallory@example.org"]["Date"] is not None
+    assert replies["mallory@example.org"]["Auto-Submitted"] == "auto-replied"
+    assert spectre.msg["Auto-Submitted"] == "auto-generated"
     # The record: one line per mail, the Message-ID first.
     lines = (game / "sent.tsv").read_text().splitlines()
     assert len(lines) == 14 and lines[8].split("\t")[1:] == ["turns/turn-001/mail/1001-the-illuminati.eml",
@@ -155,7 +157,8 @@ def test_a_refused_recipient_stops_it_and_the_next_send_sends_the_rest(
     assert code == 2
     assert "4 mail(s) sent" in out
     assert ("error: the server refused the recipient of turns/turn-000/mail/4321-octopus-holdings.eml "
-            "(ink@example.org: 550 5.1.1 mailbox unavailable). 4 mail(s) were sent") in err
+            f"(ink@example.org: 550 5.1.1 mailbox unavailable); `rulesdsl gm {game} email ACCOUNT ADDRESS` "
+            "corrects a player's address. 4 mail(s) were sent") in err
     assert "8 mail(s) were not: turns/turn-000/mail/4321-octopus-holdings.eml, " in err
     assert err.endswith("Run `rulesdsl send` again to send them\n")
     assert len(handler.got) == 4
