@@ -257,7 +257,7 @@ def cmd_send(args: argparse.Namespace) -> int:
         server = Server(host, port, args.starttls, args.user, secret, Path(args.cafile) if args.cafile else None)
     elif not args.dry_run:
         raise GameError("give the SMTP server with --smtp HOST:PORT (or --dry-run to see what would be sent)")
-    result = send(root, server, args.sender, dry_run=args.dry_run)
+    result = send(root, server, args.sender, dry_run=args.dry_run, wait=_wait(args))
     if args.dry_run:
         print(f"{args.gamedir}: a dry run; {len(result.not_sent)} mail(s) would be sent from {result.sender or '?'}, "
               f"{result.already} sent before, {len(result.waiting)} waiting for an address.")
@@ -418,6 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--from", dest="sender", metavar="ADDRESS", help="the From of the mails (default: game.yaml's "
                                                                     "gm_email)")
     e.add_argument("--dry-run", action="store_true", help="list what would be sent, and send nothing")
+    e.add_argument("--wait", type=_wait_seconds, default=0.0, metavar="SECONDS", help=WAIT_HELP)
     e.set_defaults(func=cmd_send)
     return p
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesdsl.game import inbox
-from rulesdsl.game.disk import LOCK_NAME, GameLock, fsync_dir
+from rulesdsl.game.disk import LOCK_NAME, GameLock, Wait, fsync_dir
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.intake import OUTBOX
 from rulesdsl.game.outbox import ACCOUNT_HEADER, MAIL, gm_address, usable
@@ -206,15 +206,17 @@ def pending(root: Path, sender_option: str | None) -> tuple[list[Mail], SendResu
     return mails, result
 
 
-def send(root: Path, server: Server | None, sender_option: str | None = None, dry_run: bool = False) -> SendResult:
+def send(root: Path, server: Server | None, sender_option: str | None = None, dry_run: bool = False,
+         wait: Wait | None = None) -> SendResult:
     """Sends every mail not yet sent; with `dry_run` (or no server), says what would be sent and sends
-    nothing. A server that fails stops it: the result says what was sent and what was not."""
+    nothing. A server that fails stops it: the result says what was sent and what was not. With `wait`, the
+    game's lock held by another command is waited for (a cron'ed send that meets a turn)."""
     from rulesdsl.game.folder import GameFolder
 
     if server is not None and server.user is not None and not server.starttls:
         raise GameError("--user: a password is sent only over an encrypted connection; give --starttls")
     GameFolder(root).latest_turn()  # not a game folder: say so before making a lock file in it
-    with GameLock(root / LOCK_NAME, "another command (a turn, an intake, a send) is running on this game"):
+    with GameLock(root / LOCK_NAME, "another command (a turn, an intake, a send) is running on this game", wait):
         inbox.finish_rollbacks(root)
         mails, result = pending(root, sender_option)
         if dry_run or server is None or not mails:

@@ -300,13 +300,17 @@ def test_starttls_and_a_login_with_a_wrong_then_the_right_password(
 
 def test_send_holds_the_lock_and_a_torn_record_line_still_counts(started: Path, tmp_path: Path,
                                                                    smtp: tuple[Handler, Server]) -> None:
-    from rulesdsl.game.disk import LOCK_NAME, GameLock
+    from rulesdsl.game.disk import LOCK_NAME, GameLock, Wait
     from rulesdsl.game.folder import GameError
 
     handler, server = smtp
     game = _game(started, tmp_path)
     with GameLock(game / LOCK_NAME), pytest.raises(GameError, match="holds this lock; nothing was done"):
         send(game, server)
+    told: list[str] = []
+    with GameLock(game / LOCK_NAME), pytest.raises(GameError, match=r"still holds this lock after 0\.1 s of waiting"):
+        send(game, server, wait=Wait(0.1, told.append))
+    assert len(told) == 1 and "waiting up to 0.1 s" in told[0]
     assert handler.got == []
     # A crash mid-append left a line without its end: its Message-ID was written whole, so that mail is sent.
     eml = game / "turns" / "turn-000" / "mail" / "1001-the-illuminati.eml"
