@@ -39,7 +39,7 @@ from rulesdsl.game.outbox import ACCOUNT_HEADER, MAIL, gm_address, usable
 
 SENT = "sent.tsv"
 PASSWORD_VARIABLE = "RULESDSL_SMTP_PASSWORD"
-_OUTBOX_TURN = re.compile(r"turn-([0-9]{3,})-")
+_OUTBOX_TURN = re.compile(r"turn-([0-9]{3,})-(?:([0-9]{3,})-)?")
 
 
 @dataclass
@@ -118,10 +118,20 @@ def _record(root: Path, line: str) -> None:
 def _mail_files(root: Path, turns: list[int]) -> list[tuple[Path, bool]]:
     """(file, is a report mail) of every mail to send, in the order they are sent."""
     keyed: list[tuple[tuple[int, int, str], Path, bool]] = []
+    records: dict[int, set[int]] = {}
     for path in inbox.files_in(root / OUTBOX):
-        if path.suffix == ".eml":
-            m = _OUTBOX_TURN.match(path.name)
-            keyed.append(((int(m[1]) if m else 1 << 62, 0, path.name), path, False))
+        if path.suffix != ".eml":
+            continue
+        m = _OUTBOX_TURN.match(path.name)
+        if m and m[2] is not None:
+            turn = int(m[1])
+            if turn not in records:
+                records[turn] = {e.seq for e in inbox.read_index(inbox.inbox_dir(root, turn))}
+            if int(m[2]) not in records[turn]:
+                # A reply a killed intake wrote before it recorded the mail: the next intake removes it and
+                # files that mail again, with the same reply. Sent now, it would answer a mail filed nowhere.
+                continue
+        keyed.append(((int(m[1]) if m else 1 << 62, 0, path.name), path, False))
     for turn in turns:
         for path in inbox.files_in(root / "turns" / f"turn-{turn:03d}" / MAIL):
             if path.suffix == ".eml":

@@ -321,3 +321,21 @@ def test_send_holds_the_lock_and_a_torn_record_line_still_counts(started: Path, 
     lines = (game / "sent.tsv").read_text().split("\n")
     assert lines[0] == f"{ident}\tturns/turn-000/mail/1001-th" and lines[1].split("\t")[1:] == [
         "turns/turn-000/mail/13579-hydra-trading-company.eml", "hydra@example.org"]
+
+
+def test_a_reply_a_killed_intake_left_unrecorded_is_not_sent(started: Path, tmp_path: Path,
+                                                             smtp: tuple[Handler, Server]) -> None:
+    """A reply written before its mail's record line (an intake killed between the two) answers a mail filed
+    nowhere: the next intake removes it and files the mail again. Sent meanwhile, the player would hear of
+    orders that no turn will read."""
+    handler, server = smtp
+    game = _game(started, tmp_path)
+    _intake_and_turn(game, tmp_path)
+    outbox = game / "outbox"
+    kept = sorted(outbox.glob("turn-001-*.eml"))[0]
+    stray = outbox / "turn-001-009-receipt.eml"
+    stray.write_bytes(kept.read_bytes().replace(b"Message-ID: <", b"Message-ID: <stray-"))
+    result = send(game, server)
+    assert result.failure is None
+    assert len(handler.got) == 14
+    assert "outbox/turn-001-009-receipt.eml" not in (game / "sent.tsv").read_text()
