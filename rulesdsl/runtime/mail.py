@@ -99,6 +99,8 @@ class MailReader:
         account = ascii_upper(slots.get("account", ""))
         player = accounts.get(account)
         if player is None:
+            if "account" not in slots and mail.unrouted:
+                return mail  # the header lines not read say why: no account was written where one goes
             mail.unrouted.append(f"{shown(label)}: no player has account \"{shown(slots.get('account', '?'))}\"")
             return mail
         mail.player = player
