@@ -254,7 +254,7 @@ def test_a_mail_with_no_header_says_so_and_names_no_account(specs: Any) -> None:
     """A stranger's "Hello, is there a free position?" has no header: the GM hears which lines are not the
     header, not that no player has the account "?" that nobody wrote."""
     g = game(specs, "covert")
-    g.process_turn([("hello.txt", "Hello,\n\nIs there a free position?\n")])
+    g.process_turn([("hello.txt", "Hello,\n\nIs there a free position?\nWhat is the access code?\nThanks\n")])
     assert 'line 1 "Hello," is not a header line like' in g.unrouted[0]
     assert not any("no player has account" in u for u in g.unrouted), g.unrouted
 
