@@ -137,9 +137,13 @@ def test_matching_a_line_takes_time_linear_in_its_length(specs: Any, name: str) 
                 took = []
                 for size in (1_000, 10_000, 100_000):
                     line = shapes(pattern, size)[shape]
-                    start = time.perf_counter()
-                    read(line)
-                    took.append(time.perf_counter() - start)
+                    # The best of three: a busy machine (tests run beside others) stretches one run, never all.
+                    best = float("inf")
+                    for _ in range(3):
+                        start = time.perf_counter()
+                        read(line)
+                        best = min(best, time.perf_counter() - start)
+                    took.append(best)
                 assert took[2] < 0.25, f"{pattern!r} shape {shape}: {took}"
                 assert took[2] < 30 * took[1] + 0.02, f"{pattern!r} shape {shape} is not linear: {took}"
 
