@@ -1,0 +1,58 @@
+"""Warlord's submarines' surprise, one battle round played -> who fired, read from the battle report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulesdsl.game.folder import GameFolder
+
+ROOT = Path(__file__).resolve().parents[2]
+RULES = ROOT / "rulesets" / "warlord.rules"
+
+# One round a battle (combat_rounds: 1), so that round 1, where surprise counts, is the whole battle. Bob's
+# submarines sail into Ann's cruisers at 00302; in the second game a destroyer of Ann's is with them.
+SCENARIO = """\
+game: {number: 34}
+seed: 3
+parameters: {generate_world: false, leader_share: 1, map_width: 8, map_height: 5, combat_rounds: 1}
+players:
+  - {name: "Ann", account: "1", code: "A1", capital: 1}
+  - {name: "Bob", account: "2", code: "B2", capital: 2}
+Sector:
+  terrain: |
+    ~~~~~~~~
+    ~.~~~~.~
+    ~~~~~~~~
+    ~~~~~~~~
+    ~~~~~~~~
+  owner: {"00101": "1", "00601": "2"}
+  city: {"00101": "1", "00601": "2"}
+City:
+  - {number: 1, owner: "1", sector: "00101", level: 2, home: true, income: 3}
+  - {number: 2, owner: "2", sector: "00601", level: 2, home: true, income: 3}
+Division:
+  - {owner: "1", number: 1, sector: "00302", regiments: 10, kind: CRU}
+  - {owner: "2", number: 1, sector: "00402", regiments: 6, kind: SUB}
+"""
+
+DESTROYER = '  - {owner: "1", number: 2, sector: "00302", regiments: 1, kind: DES}\n'
+
+
+def battle(tmp: Path, name: str, scenario_text: str) -> str:
+    scenario = tmp / f"{name}.yaml"
+    scenario.write_text(scenario_text, encoding="utf-8")
+    folder = GameFolder.create(RULES, tmp / name, scenario, None)
+    mail = tmp / f"{name}-bob.txt"
+    mail.write_text("WL-34\n2 B2\nM 1 7\n", encoding="utf-8")
+    result = folder.process_turn([mail])
+    reports = {path.stem: path.read_text(encoding="utf-8") for _, path in result.reports}
+    return next(line.strip() for line in reports["1-ann"].splitlines() if "Battle at 00302" in line)
+
+
+def test_submarines_surprise_a_fleet_without_a_destroyer(tmp_path: Path) -> None:
+    # Ten cruisers fire 500 tenths: at least 62 hits, two submarines, whenever they fire at all.
+    surprised = battle(tmp_path, "alone", SCENARIO)
+    assert surprised.endswith("Bob 0 ships."), surprised
+    assert not surprised.startswith("Battle at 00302: you lose 0 ships"), surprised
+    found = battle(tmp_path, "escorted", SCENARIO + DESTROYER)
+    assert not found.endswith("Bob 0 ships."), found
