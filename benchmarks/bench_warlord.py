@@ -93,7 +93,63 @@ def add_divisions(path: Path, total: int) -> None:
 
 
 def add_fleets(path: Path, total: int) -> None:
-    """--fleets: adds `total` flotillas to a starting state, at sea next to the players' homes (P3 fills it)."""
+    """--fleets: a starting state -> the same with `total` flotillas at sea round the players' homes (the
+    nearest sea within 4 sectors, players in turn; homes with no sea near are left out): every other one a
+    transport flotilla of 2 ships carrying a division of 3 infantry, the others cruisers, destroyers and
+    submarines in turn. Each turn's A orders then move them (and land the cargo where the way is land)."""
+    state = yaml.safe_load(path.read_text(encoding="utf-8"))
+    terrain = state["Sector"]["terrain"].splitlines()
+    height, width = len(terrain), len(terrain[0])
+    section = state["Division"]
+    cols = section["columns"]
+    rows = section["rows"]
+    homes = {}
+    city_cols = state["City"]["columns"]
+    for row in state["City"]["rows"]:
+        rec = dict(zip(city_cols, row, strict=True))
+        if rec["home"] and rec["owner"] is not None:
+            homes[str(rec["owner"])] = str(rec["sector"])
+    numbers: dict[str, int] = {}
+    template: dict[str, list[object]] = {}
+    for row in rows:
+        owner = row[cols.index("owner")]
+        if owner is not None:
+            numbers[owner] = max(numbers.get(owner, 0), int(row[cols.index("number")]))
+            template.setdefault(owner, row)
+
+    def seas(at: str) -> list[str]:
+        col, r = int(at[:3]), int(at[3:])
+        near = sorted((max(abs(dc), abs(dr)), dr, dc) for dc in range(-4, 5) for dr in range(-4, 5)
+                       if 0 <= r + dr < height and terrain[r + dr][(col + dc) % width] == "~")
+        return [f"{(col + dc) % width:03d}{r + dr:02d}" for _, dr, dc in near]
+
+    places = {owner: seas(at) for owner, at in sorted(homes.items(), key=lambda kv: int(kv[0]))}
+    owners = [o for o, near in places.items() if near]
+
+    def unit(owner: str, at: str, kind: str, regiments: int, aboard: str | None) -> None:
+        numbers[owner] += 1
+        row = list(template[owner])
+        rec = dict(zip(cols, row, strict=True))
+        rec.update(number=numbers[owner], sector=at, kind=kind, regiments=regiments, rank=0, route=[],
+                   goal=None, heading=0, plan=[], came_from=None, arrived=0, motorised=False, aboard=aboard)
+        rows.append([rec[c] for c in cols])
+
+    warships = ("CRU", "DES", "SUB")
+    for i in range(total):
+        owner = owners[i % len(owners)]
+        near = places[owner]
+        at = near[(i // len(owners)) % len(near)]
+        if i % 2 == 0:
+            unit(owner, at, "TRN", 2, None)
+            unit(owner, at, "INF", 3, f"{owner}/{numbers[owner]}")
+        else:
+            unit(owner, at, warships[(i // 2) % 3], 4, None)
+
+    class NoAliases(yaml.SafeDumper):
+        def ignore_aliases(self, data: object) -> bool:
+            return True
+
+    path.write_text(yaml.dump(state, Dumper=NoAliases, sort_keys=False), encoding="utf-8")
 
 
 def air_orders(player: int, turn: int, rng: random.Random) -> list[str]:

@@ -56,3 +56,56 @@ def test_submarines_surprise_a_fleet_without_a_destroyer(tmp_path: Path) -> None
     assert not surprised.startswith("Battle at 00302: you lose 0 ships"), surprised
     found = battle(tmp_path, "escorted", SCENARIO + DESTROYER)
     assert not found.endswith("Bob 0 ships."), found
+
+
+# Ann's division 2 (10 tanks) is aboard her transport flotilla 3 at 00302, next to Bob's 20
+# infantry on the hills at 00402. Its landing there fails, and it falls back to the sea it came from.
+LANDING = """\
+game: {number: 36}
+seed: 5
+parameters: {generate_world: false, leader_share: 1, map_width: 8, map_height: 5}
+players:
+  - {name: "Ann", account: "1", code: "A1", capital: 1}
+  - {name: "Bob", account: "2", code: "B2", capital: 2}
+Sector:
+  terrain: |
+    ~~~~~~~~
+    ~.~~hhh~
+    ~~~~hhh~
+    ~~~~hhh~
+    ~~~~~~~~
+  owner: {"00101": "1", "00601": "2", "00402": "2"}
+  city: {"00101": "1", "00601": "2"}
+City:
+  - {number: 1, owner: "1", sector: "00101", level: 2, home: true, income: 3}
+  - {number: 2, owner: "2", sector: "00601", level: 2, home: true, income: 3}
+Division:
+  - {owner: "1", number: 2, sector: "00302", regiments: 10, kind: TNK, aboard: "1/3"}
+  - {owner: "1", number: 3, sector: "00302", regiments: 2, kind: TRN}
+  - {owner: "2", number: 1, sector: "00402", regiments: 20, kind: INF}
+"""
+
+
+def ann_report(tmp: Path, name: str, lines: str) -> str:
+    scenario = tmp / f"{name}.yaml"
+    scenario.write_text(LANDING, encoding="utf-8")
+    folder = GameFolder.create(RULES, tmp / name, scenario, None)
+    mail = tmp / f"{name}-ann.txt"
+    mail.write_text(f"WL-36\n1 A1\n{lines}", encoding="utf-8")
+    result = folder.process_turn([mail])
+    return next(path.read_text(encoding="utf-8") for _, path in result.reports if path.stem == "1-ann")
+
+
+def test_a_failed_landing_falls_back_aboard_or_is_lost(tmp_path: Path) -> None:
+    # Designer's note (carry_cargo): the division falls back to the sea sector it landed from, and goes back
+    # aboard a transport of its owner there with room ...
+    held = ann_report(tmp_path, "held", "M 2 3\n")
+    assert "Your attack on 00402 fails against Bob; your forces fall back." in held
+    assert "Division 2 is taken back aboard flotilla 3 at 00302." in held
+    assert "In Transit (flotilla 3)" in held
+    # ... and with its transport gone (flotilla 3 sails west in the same phase, after division 2's landing:
+    # units move in number order) it is lost.
+    lost = ann_report(tmp_path, "lost", "M 2 3\nM 3 7\n")
+    assert ("Division 2 falls back from 00402 to 00302.\n"
+            "  Division 2 has no transport to fall back to at 00302 and is lost.") in lost
+    assert "  00302    2" not in lost
