@@ -109,3 +109,27 @@ def test_a_failed_landing_falls_back_aboard_or_is_lost(tmp_path: Path) -> None:
     assert ("Division 2 falls back from 00402 to 00302.\n"
             "  Division 2 has no transport to fall back to at 00302 and is lost.") in lost
     assert "  00302    2" not in lost
+
+
+# Designer's note (try_land): an A order given aboard, far from any land its goal can be reached over, is
+# taken; the unit lands on the transport's neighbour nearest the goal, wherever the transport has sailed.
+SAILING = LANDING.split("Division:\n")[0] + """\
+Division:
+  - {owner: "1", number: 1, sector: "00201", regiments: 1, kind: TRN}
+  - {owner: "1", number: 2, sector: "00201", regiments: 3, kind: INF, aboard: "1/1"}
+  - {owner: "2", number: 1, sector: "00501", regiments: 2, kind: INF}
+"""
+
+
+def test_an_a_order_aboard_lands_nearest_its_goal_where_the_transport_sails(tmp_path: Path) -> None:
+    scenario = tmp_path / "sailing.yaml"
+    scenario.write_text(SAILING, encoding="utf-8")
+    folder = GameFolder.create(RULES, tmp_path / "sailing", scenario, None)
+    mail = tmp_path / "sailing-ann.txt"
+    mail.write_text("WL-36\n1 A1\nM 1 4\nA 2 00503\n", encoding="utf-8")
+    result = folder.process_turn([mail])
+    ann = next(path.read_text(encoding="utf-8") for _, path in result.reports if path.stem == "1-ann")
+    assert "A 2 00503                done" in ann
+    # The transport (number 1) sails first, to 00302; from there 00402 is the land nearest 00503.
+    assert "Division 2 lands from flotilla 1 at 00402." in ann
+    assert "  00503    2 N    Infantry" in ann
