@@ -133,3 +133,28 @@ def test_an_a_order_aboard_lands_nearest_its_goal_where_the_transport_sails(tmp_
     # The transport (number 1) sails first, to 00302; from there 00402 is the land nearest 00503.
     assert "Division 2 lands from flotilla 1 at 00402." in ann
     assert "  00503    2 N    Infantry" in ann
+
+
+# Designer's note (shore): an A order from land to a sea sector walks to the goal's shore and boards there.
+BOARDING = LANDING.split("Division:\n")[0] + """\
+Division:
+  - {owner: "1", number: 1, sector: "00302", regiments: 1, kind: TRN}
+  - {owner: "1", number: 2, sector: "00503", regiments: 3, kind: INF}
+  - {owner: "1", number: 3, sector: "00503", regiments: 3, kind: INF}
+  - {owner: "2", number: 1, sector: "00601", regiments: 2, kind: INF}
+"""
+
+
+def test_an_a_order_to_the_sea_boards_a_transport_there(tmp_path: Path) -> None:
+    scenario = tmp_path / "boarding.yaml"
+    scenario.write_text(BOARDING, encoding="utf-8")
+    folder = GameFolder.create(RULES, tmp_path / "boarding", scenario, None)
+    mail = tmp_path / "boarding-ann.txt"
+    mail.write_text("WL-36\n1 A1\nA 2 00302\nA 3 00304\n", encoding="utf-8")
+    result = folder.process_turn([mail])
+    ann = next(path.read_text(encoding="utf-8") for _, path in result.reports if path.stem == "1-ann")
+    assert "A 2 00302                done" in ann and "A 3 00304                done" in ann
+    assert "Division 2 boards flotilla 1 at 00302." in ann
+    assert "  00302    2 N    Infantry            3 In Transit (flotilla 1)" in ann
+    # No transport at 00304: division 3 waits on its shore, the order going on.
+    assert "  00403    3 N    Infantry            3 A 00304" in ann
