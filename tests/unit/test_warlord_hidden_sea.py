@@ -4,6 +4,7 @@ compared byte for byte."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from rulesdsl.game.folder import GameFolder
@@ -53,13 +54,17 @@ ANN = "WL-33\n1 A1\nM 1 3\nC 1 1\n"
 # cruisers and in the sector she sees.
 FLEET = ["M 2 111", "M 2 555", "M 2 0", "M 2 3", "M 2 33"]
 SUBS = ["M 3 0", "M 3 1", "M 3 5"]
-WAYS = [(f, SUBS[0]) for f in FLEET] + [(FLEET[2], s) for s in SUBS[1:]]
+WAYS = [(f, SUBS[i % len(SUBS)]) for i, f in enumerate(FLEET)]
 
 
 def play(tmp: Path, name: str, fleet: str, subs: str) -> tuple[str, str]:
-    scenario = tmp / "scenario.yaml"
-    scenario.write_text(SCENARIO, encoding="utf-8")
-    folder = GameFolder.create(RULES, tmp / name, scenario, None)
+    start = tmp / "start"
+    if not start.exists():  # one game made, copied for each way of playing its turn
+        scenario = tmp / "scenario.yaml"
+        scenario.write_text(SCENARIO, encoding="utf-8")
+        GameFolder.create(RULES, start, scenario, None)
+    shutil.copytree(start, tmp / name)
+    folder = GameFolder(tmp / name)
     mail = []
     for account, text in (("ann", ANN), ("bob", f"WL-33\n2 B2\n{fleet}\n{subs}\n")):
         path = tmp / f"{name}-{account}.txt"
@@ -75,7 +80,7 @@ def test_unseen_fleets_and_submarines_change_nothing_in_a_report(tmp_path: Path)
     # The moves were different (Bob's own reports say so), one of them a battle with Cid ...
     assert len({bob for _, bob in played}) == len(WAYS)
     assert "Battle at 01803" in played[4][1]
-    assert "00904" in played[5][1] and "00906" in played[6][1]
+    assert "00904" in played[1][1] and "00906" in played[2][1]
     # ... Ann fought her own battle in every game ...
     ann = played[0][0]
     assert "Battle at 00502" in ann
