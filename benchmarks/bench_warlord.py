@@ -3,6 +3,7 @@
 Run: python benchmarks/bench_warlord.py
      python benchmarks/bench_warlord.py --players 100 --turns 3 --seed 1
      python benchmarks/bench_warlord.py --turns 2 --fleets 1000 --air     (part 2: sea and air; --air filled by P4)
+     python benchmarks/bench_warlord.py --turns 2 --divisions 5000 --staff   (part 2: generals, research, spies)
 
 A generated 320 x 99 world (the ruleset's own generator) with --players players; then --turns turns, each
 with a mail from every player: an A order in a random direction for each of its divisions
@@ -33,6 +34,11 @@ distinct(...), boarding and cargo), --divisions 5000, CPU of turn 1 and turn 2 o
 2.02, 2.36 and 1.88, 2.28 s; after 1.93, 2.27 and 1.79, 2.29 and 1.85, 2.19 s; the state unchanged (0.93 MB).
   --fleets 1000 (500 transport flotillas carrying 500 divisions, 500 warships: 6,500 units): 2.38, 2.51 and
   2.11, 2.55 s, peak 206 MB, the state of turn 2 1.18 MB, 39,227 lines.
+Generals, research and espionage (issue 13, P5: two generals a player from the start, each with a 7 x 7
+tactical map in every report), --divisions 5000, CPU of turn 1 and turn 2 on a machine loaded by other work
+(load 3 to 5 on 2 cores; wall times not comparable): before 1.95, 2.18 and 1.82, 2.19 s; after 1.98, 2.20 and
+1.90, 2.29 s; with --staff (P, E, K, I from every player) 2.09, 2.40; 2.04, 2.53; 2.42, 2.37 s. The state of
+turn 2 0.93 -> 0.96 MB (200 generals), peak 181 -> 182 MB.
 20 times the units take 4.8 times the turn. A turn's fixed part is the 100 reports (most of each its
 41 x 41 strategic map, a rules function per sector) and the state's load and save; per division, the state
 file's rows (at 20,000 the Division section is 79% of the file, and YAML is half of the load and 90% of the
@@ -207,6 +213,16 @@ def state_figures(folder: GameFolder, turn: int) -> None:
           f"{'' if text == path.read_bytes() else ' (NOT the same bytes as the file)'}")
 
 
+def staff_orders(player: int, players: int, turn: int, units: list[int]) -> list[str]:
+    """--staff: a player's P, E, K and I lines for a turn -> its lines: both generals to its first units, research,
+    its engineers (division 4 of the start) searching (mostly refused: another order, or no ruin there), a spy
+    order on its neighbour and counter-espionage on itself by turns."""
+    lines = [f"P {g} {n}" for g, n in zip((1, 2), units, strict=False)]
+    lines += ["E 1", "K 4 1"]
+    lines.append(f"I {player % players + 1} 3" if turn % 2 else f"I {player} 1")
+    return lines
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--players", type=int, default=100)
@@ -222,6 +238,8 @@ def main() -> None:
                     help="flotillas in all, at sea round the players' homes, each with a move order a turn")
     ap.add_argument("--air", action="store_true",
                     help="observation, bombing and flight orders from every player")
+    ap.add_argument("--staff", action="store_true",
+                    help="general, research, engineering and spy orders from every player")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
@@ -263,6 +281,8 @@ def main() -> None:
                     lines += [f"C {i} 1"] * 3
                 if args.air:
                     lines += air_orders(i, turn, rng)
+                if args.staff:
+                    lines += staff_orders(i, args.players, turn, units.get(str(i), []))
                 path = base / f"mail-{turn}-{i}.txt"
                 path.write_text("\n".join(lines) + "\n", encoding="utf-8")
                 mail.append(path)
