@@ -36,21 +36,23 @@ def orders(report: dict[str, Any], turn: int, rng: random.Random,
         lines.append(f"P 1 {lead['number']}")
     if turn == 1:
         lines.append(f"N 3 2 MARSHAL {me}")
-    # PPs left after part 1's production (its C orders and centres restarting cost up to about 8 a turn), so
+    # PPs left after part 1's production (its C orders and centres restarting cost up to about 6 a turn), so
     # that research and spying are paid for: lines the rules refuse are the BAD ones
-    budget = report["pp"] - 8
-    if budget >= 1:
+    budget = report["pp"] - 6
+    step = turn % 3
+    if budget >= 1 and step != 1:  # a spy order's turn keeps its PPs for the spies
         lines.append(f"E {min(3, budget)}")
         budget -= min(3, budget)
     # engineers standing on a ruin search it (refused when part 1's maker gave the unit an order first)
     ruins = set(report["ruins"])
     lines += [f"K {f['number']} 1" for f in units if f["name"] == "Engineers" and f["sector"] in ruins]
     # a spy order on the nearest player, then counter-espionage on oneself, then its end
-    step = turn % 3
     if step == 0:
         lines.append(f"I {me} 0")
-    elif budget >= 2:
-        lines.append(f"I {others[0]} {rng.randint(1, min(5, budget))}" if step == 1 else f"I {me} 2")
+    elif step == 1 and budget >= 2:
+        lines.append(f"I {others[0]} {rng.randint(2, min(5, budget))}")
+    elif step == 2 and budget >= 1:
+        lines.append(f"I {me} 1")
     if rng.random() < 0.3:
         template = rng.choice(sorted(BAD))
         line = template.format(me=me)
