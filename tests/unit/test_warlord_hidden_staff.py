@@ -14,7 +14,7 @@ RULES = ROOT / "rulesets" / "warlord.rules"
 # A 21 x 7 map. Ann (tech level 3: she may spy with 15 points; city at 00203, general 1 with her tanks)
 # fights Bob's infantry at 00503 in the first movement phase; Bob's home (01703) and everything else of his
 # are in the east, out of her sight (her city sees 7 x 7, her units 3 x 3, her general's map 7 x 7 round
-# 00503: columns 2 to 8).
+# 00503: columns 2 to 8). Cy (tech level 3) has a city at 01101, seen by nobody else.
 SCENARIO = """\
 game: {{number: 34}}
 seed: 5
@@ -22,6 +22,7 @@ parameters: {{generate_world: false, leader_share: 1, map_width: 21, map_height:
 players:
   - {{name: "Ann", account: "1", code: "A1", capital: 1, pp: 30, tech: 3}}
   - {{name: "Bob", account: "2", code: "B2", capital: 2}}
+  - {{name: "Cy", account: "3", code: "C3", capital: 3, pp: 30, tech: 3}}
 Sector:
   terrain: |
     ~~~~~~~~~~~~~~~~~~~~~
@@ -31,11 +32,12 @@ Sector:
     ~...................~
     ~...................~
     ~~~~~~~~~~~~~~~~~~~~~
-  owner: {{"00203": "1", "01703": "2"}}
-  city: {{"00203": "1", "01703": "2"}}
+  owner: {{"00203": "1", "01703": "2", "01101": "3"}}
+  city: {{"00203": "1", "01703": "2", "01101": "3"}}
 City:
   - {{number: 1, owner: "1", sector: "00203", level: 2, home: true, income: 3}}
   - {{number: 2, owner: "2", sector: "01703", level: 2, home: true, income: 3, fighters: {fighters}}}
+  - {{number: 3, owner: "3", sector: "01101", level: 2, home: true, income: 3}}
 Division:
   - {{owner: "1", number: 1, sector: "00403", regiments: 12, kind: TNK}}
   - {{owner: "2", number: 1, sector: "00503", regiments: 4, kind: INF}}
@@ -59,14 +61,14 @@ GENERALS = [
 ]
 
 
-def play(tmp: Path, name: str, ann: str, bob: str, *, generals: object = "", east: object = 6,
+def play(tmp: Path, name: str, ann: str, bob: str, *, cy: str = "", generals: object = "", east: object = 6,
          ships: object = 2, fighters: object = 0) -> dict[str, str]:
     scenario = tmp / f"{name}.yaml"
     scenario.write_text(SCENARIO.format(bob_generals=generals, east=east, ships=ships, fighters=fighters),
                         encoding="utf-8")
     folder = GameFolder.create(RULES, tmp / name, scenario, None)
     mail = []
-    for account, text in (("ann", ann), ("bob", f"WL-34\n2 B2\n{bob}\n")):
+    for account, text in (("ann", ann), ("bob", f"WL-34\n2 B2\n{bob}\n"), ("cy", f"WL-34\n3 C3\n{cy}\n")):
         path = tmp / f"{name}-{account}.txt"
         path.write_text(text, encoding="utf-8")
         mail.append(path)
@@ -102,21 +104,17 @@ def test_a_general_in_range_does_change_the_battle(tmp_path: Path) -> None:
     assert battle != [line for line in far["1-ann"].splitlines() if line.startswith("  Battle at 00503")]
 
 
-# Bob's divisions, ships, aircraft and generals, each different: what a spy of 4 points (tier 2: tech
-# level, PPs, cities) bought does not show them.
+# Bob's divisions, then his ships, aircraft and generals, different: what Ann's spies of 4 points (tier 2: tech
+# level, PPs, cities) bought does not show them; what Cy's of 15 bought, in the same games, does.
 VARIANTS: list[dict[str, object]] = [
     {"east": 6, "ships": 2, "fighters": 0, "generals": ""},
     {"east": 20, "ships": 2, "fighters": 0, "generals": ""},
-    {"east": 6, "ships": 9, "fighters": 0, "generals": ""},
-    {"east": 6, "ships": 2, "fighters": 7, "generals": ""},
-    {"east": 6, "ships": 2, "fighters": 0, "generals": '  - {owner: "2", number: 1, post: "01703", skill: 50}'},
+    {"east": 6, "ships": 9, "fighters": 7, "generals": '  - {owner: "2", number: 1, post: "01703", skill: 50}'},
 ]
 
 
 def test_a_spy_report_shows_only_what_its_spending_bought(tmp_path: Path) -> None:
-    def spy(points: int, variants: list[dict[str, object]]) -> set[str]:
-        return {spy_section(play(tmp_path, f"s{points}-{i}", ANN.format(spy=f"I 2 {points}"), "", **v)["1-ann"])
-                for i, v in enumerate(variants)}
-    (tier2,) = spy(4, VARIANTS)
+    played = [play(tmp_path, f"s{i}", ANN.format(spy="I 2 4"), "", cy="I 2 15", **v) for i, v in enumerate(VARIANTS)]
+    (tier2,) = {spy_section(r["1-ann"]) for r in played}
     assert "Cities: 01703 level 2" in tier2 and "Divisions" not in tier2
-    assert len(spy(15, VARIANTS[:2])) == 2  # 15 points buy the divisions too: the variants show
+    assert len({spy_section(r["3-cy"]) for r in played}) == len(VARIANTS)  # 15 points buy all of it
