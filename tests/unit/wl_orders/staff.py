@@ -36,9 +36,10 @@ def orders(report: dict[str, Any], turn: int, rng: random.Random,
         lines.append(f"P 1 {lead['number']}")
     if turn == 1:
         lines.append(f"N 3 2 MARSHAL {me}")
-    # PPs left after part 1's production (its C orders and centres restarting cost up to about 6 a turn), so
-    # that research and spying are paid for: lines the rules refuse are the BAD ones
-    budget = report["pp"] - 6
+    # PPs left after part 1's production (its C orders and centres restarting cost up to about 6 a turn) and
+    # the sea maker's transports (4 at a coastal home), so that research and spying are paid for: lines the
+    # rules refuse are the BAD ones
+    budget = report["pp"] - 10
     step = turn % 3
     if budget >= 1 and step != 1:  # a spy order's turn keeps its PPs for the spies
         lines.append(f"E {min(3, budget)}")
