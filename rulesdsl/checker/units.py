@@ -74,7 +74,7 @@ def _indexed(env: Env, d: n.Decl, f: n.FieldDecl, ty: T.Ty) -> None:
                         help="remove `indexed`: there are few players and one world, so going through them is "
                              "quick")
         return
-    if not isinstance(T.strip_opt(ty), T.ThingT) and ty != T.ANY:
+    if not _indexable(ty):
         env.diags.error(f.type.span, "E0242", f"`{f.name}` is {ty.show()}: only a field holding a player or a "
                         "thing (optional or not) can be `indexed`",
                         help="an index finds the instances that hold one player or thing; remove `indexed`")
@@ -96,6 +96,11 @@ def unindexed(c: Checking) -> None:
                 tests = ir.field_tests(node.var, node.where)
                 if not tests or any(indexed(env, info.name, f) for f, _, _ in tests):
                     continue
+                # Only a field an index can hold is worth the warning: telling a text field to be `indexed`
+                # asks for E0242.
+                tests = [t for t in tests if t[0] in info.fields and _indexable(info.fields[t[0]].ty)]
+                if not tests:
+                    continue
                 field, _, test = tests[0]
                 span = test.span or node.span
                 if span is None or field not in info.fields or (span.line, span.col, field) in seen:
@@ -104,6 +109,11 @@ def unindexed(c: Checking) -> None:
                 env.diags.warning(span, "W0207", f"this goes through every {info.name} to find those whose "
                                   f"`{field}` is one value", help=f"mark the field `indexed` (`{field}: "
                                   f"{info.fields[field].ty.show()} indexed`), and only those are read")
+
+
+def _indexable(ty: T.Ty) -> bool:
+    """Whether a field of this type may be marked `indexed` (the test of E0242)."""
+    return isinstance(T.strip_opt(ty), T.ThingT) or ty == T.ANY
 
 
 def indexed(env: Env, thing: str, field: str) -> bool:

@@ -823,3 +823,18 @@ def test_diagnostic_to_json_has_every_field() -> None:
 
     d = Diagnostic(Span("x.rules", 3, 4, 3, 9), "E0309", "unknown name `y`", notes=("n",), help="h")
     jsonschema.validate({"diagnostics": [d.to_json()]}, _schema())
+
+
+def test_a_loop_finding_a_field_no_index_can_hold_is_not_told_to_index_it(tmp_path: Path) -> None:
+    """W0207 told a loop over a numbered thing `where u.task == "B"` (a text field) to mark `task: text indexed`,
+    which is E0242: a warning with no way to follow it. It is given only for a field an index can hold."""
+    text = BASE + ('thing Unit numbered { task: text  at: Box? }\n'
+                   'phase q { for each u in Unit where u.task == "B" { news "x" } }\n')
+    checked = check_text(tmp_path, text)
+    assert checked.ok and not checked.diagnostics, show(checked.diagnostics)
+    # A test of a field that can be indexed, after the text one, is still warned of, and named.
+    text = BASE + ('thing Unit numbered { task: text  at: Box }\n'
+                   'phase q { for each b in Box {\n'
+                   '  let v = count(u for u in Unit where u.task == "B" and u.at == b)\n} }\n')
+    [d] = check_text(tmp_path, text).diagnostics
+    assert d.code == "W0207" and "`at`" in d.message, show([d])
