@@ -44,9 +44,13 @@ def orders(report: dict[str, Any], turn: int, rng: random.Random,
     home = mine[0]
     if turn == 1:
         lines.append(f"W {home['number']} 1")
-    # O at reported cities (the closest bases' fighters; one too far fails), B at spotted enemy units.
+    # O at reported cities (the closest bases' fighters; one too far fails) and at a sector round home, B at
+    # spotted enemy units.
     for c in rng.sample(theirs, min(2, len(theirs))):
         lines.append(f"O {rng.randint(1, 2)} {c['sector']}")
+    col, row = int(home["sector"][:3]), int(home["sector"][3:])
+    near = f"{(col + rng.randint(-12, 12)) % 320:03d}{min(97, max(1, row + rng.randint(-12, 12))):02d}"
+    lines.append(f"O {rng.randint(1, 3)} {near}")
     spotted = [s["sector"] for s in report["spotted"]]
     if spotted:
         lines.append(f"B 1 {rng.choice(spotted)}")
