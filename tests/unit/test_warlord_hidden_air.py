@@ -159,3 +159,22 @@ def test_a_new_players_home_airbase_has_four_fighters_and_two_bombers(tmp_path: 
         text = path.read_text(encoding="utf-8")
         rows = text.split("AIRBASES\n", 1)[1].split("\n\n", 1)[0].splitlines()
         assert len(rows) == 2 and rows[1].split()[-3:] == ["4", "2", "0"], text
+
+
+def test_planes_away_with_no_airbase_of_theirs_in_range_are_lost(tmp_path: Path) -> None:
+    """Designer's note (R28): the same, with city 1 Ann's only airbase: her fighters find none and are lost."""
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(CAPTURE.replace('  - {number: 2, owner: "1", sector: "00203", level: 2, home: true, '
+                                        'income: 3}\n', "").replace('capital: 2}', 'capital: 1}')
+                        .replace('"00203": "1", ', "").replace('"00203": "2", ', ""), encoding="utf-8")
+    folder = GameFolder.create(RULES, tmp_path / "game", scenario, None)
+    mail = []
+    for account, text in (("ann", "WL-47\n1 A1\nO 2 00903\n"), ("bob", "WL-47\n2 B2\nM 1 7\n")):
+        path = tmp_path / f"{account}.txt"
+        path.write_text(text, encoding="utf-8")
+        mail.append(path)
+    result = folder.process_turn(mail)
+    ann = {path.stem: path.read_text(encoding="utf-8") for _, path in result.reports}["1-ann"]
+    assert "You have lost City 1 to Bob." in ann
+    assert "Your 2 fighters from 00903 find no airbase of yours within 30 sectors and are lost." in ann
+    assert "AIRBASES" not in ann
