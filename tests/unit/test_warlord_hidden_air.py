@@ -72,7 +72,7 @@ def test_unseen_aircraft_change_nothing_in_a_report(tmp_path: Path) -> None:
     bob_reports = {bob for _, bob in played}
     # Bob's aircraft did something different each time (his own reports say so) ...
     assert len(bob_reports) == len(HIDDEN)
-    assert "Your fighters attack division" in played[0][1] and "Air attack at 01303" in played[1][1]
+    assert "Your fighters attack division" in played[0][1] and "Bombing at 01303" in played[1][1]
     # ... and Ann's missions flew and fought (her keyed rolls) ...
     ann = played[0][0]
     assert "Observation of 00703 by 3 fighters." in ann and "Bombing of 00703: 2 bombers" in ann
