@@ -42,7 +42,8 @@ turn 2 0.93 -> 0.96 MB (200 generals), peak 181 -> 182 MB.
 Part 2's air forces (P4), --divisions 5000, CPU of turn 1 and turn 2 on a machine loaded by other work: main
 before P4 2.02, 2.56 and 2.10, 2.26 s; P4 without --air 1.65, 2.22 and 1.67, 2.20 s; P4 with --air (100 O and
 100 B missions a turn, each O seeing 49 sectors more) 2.31, 2.62 and 2.16, 2.55 s; the state of turn 2 with
---air 0.93 -> 1.01 MB (the squares observed: explored_by), peak 181 -> 186 MB.
+--air 0.93 -> 1.01 MB (the squares observed: explored_by), peak 181 -> 186 MB. Rebased on the sea block, at load
+2.5: without --air 1.78, 2.28 s; with --air 2.07, 2.30 s (engine 0.30 and 0.20 s wall).
 20 times the units take 4.8 times the turn. A turn's fixed part is the 100 reports (most of each its
 41 x 41 strategic map, a rules function per sector) and the state's load and save; per division, the state
 file's rows (at 20,000 the Division section is 79% of the file, and YAML is half of the load and 90% of the
