@@ -64,10 +64,12 @@ def _swatches(entries: list[tuple[str, str, str]]) -> str:
     return f'<ul class="legend">{items}</ul>'
 
 
-def symbol_map(rows: Any, legend: Any = None, cell: int = 12) -> Markup:
+def symbol_map(rows: Any, legend: Any = None, cell: int = 12, marks: Any = None) -> Markup:
     """Rows of symbols (a report field of `list of text`, one character a cell) as coloured cells and a legend.
     A blank is off the map and left empty. Symbols without a colour in `legend` take the palette's, in the
-    order they first appear."""
+    order they first appear. `marks`, rows of the same shape, writes on the cells: a row is a text (a
+    character a cell) or a list of texts (one a cell, its lines written top to bottom: a city above, a unit,
+    its owner below); a blank mark writes nothing."""
     lines = [str(r) for r in rows or []]
     given = _legend_entries(legend)
     colours = {sym: c for sym, (c, _) in given.items()}
@@ -95,10 +97,32 @@ def symbol_map(rows: Any, legend: Any = None, cell: int = 12) -> Markup:
                 parts.append(f'<rect x="{x * cell}" y="{y * cell}" width="{(end - x) * cell}" height="{cell}" '
                              f'fill="{colours[ch]}"/>')
             x = end
+    parts += _marks(marks, cell)
     parts.append("</svg>")
     order = [s for s in given if s in seen] + [s for s in seen if s not in given]
     entries = [(s, colours[s], given[s][1] if s in given else "") for s in order]
     return Markup(f'<figure class="map">{"".join(parts)}{_swatches(entries)}</figure>')
+
+
+def _marks(marks: Any, cell: int) -> list[str]:
+    """The SVG text of `symbol_map`'s marks: each cell's lines centred in it, dark with a light edge so they
+    read on any colour."""
+    out = []
+    for y, row in enumerate(marks or []):
+        labels = list(row) if isinstance(row, str) else [str(m) for m in row]
+        for x, label in enumerate(labels):
+            lines = str(label).split("\n")
+            if not any(line.strip() for line in lines):
+                continue
+            size = max(6, cell * 9 // 10 // len(lines) if len(lines) > 1 else cell * 2 // 3)
+            top = y * cell + (cell - size * len(lines)) // 2
+            for i, line in enumerate(lines):
+                if line.strip():
+                    out.append(f'<text x="{x * cell + cell // 2}" y="{top + (i + 1) * size - size // 5}" '
+                               f'text-anchor="middle" font-family="monospace" font-size="{size}" fill="#000" '
+                               f'stroke="#fff" stroke-width="{max(1, size // 6)}" paint-order="stroke">'
+                               f"{escape(line.strip())}</text>")
+    return out
 
 
 def tiles(items: Any, label: str, group: str, title: str | None = None, legend: Any = None,

@@ -3,6 +3,8 @@ pages `new` and `turn` write."""
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -58,6 +60,19 @@ def test_a_list_of_text_named_map_is_drawn_and_other_lists_are_not() -> None:
     assert is_map("strategic_map", ["~.", ".~"]) and is_map("map", ["x"])
     assert not is_map("mapping", ["~."]) and not is_map("home_map", []) and not is_map("home_map", [1])
     assert "<svg" in show(["~.", ".~"], "strategic_map") and "<svg" not in show(["~.", ".~"], "allies")
+
+
+def test_symbol_map_writes_marks_on_cells_line_by_line_and_escaped() -> None:
+    """Warlord's tactical map: a sector's city above, its unit, its owner below, on the terrain's colour."""
+    svg = str(symbol_map([".~", "f."], None, 40, [["C\nI\n12", "   "], "a<"]))
+    texts = re.findall(r'<text x="(\d+)" y="(\d+)"[^>]*>([^<]*)</text>', svg)
+    assert [t[2] for t in texts] == ["C", "I", "12", "a", "&lt;"]
+    # The three lines of the first cell go down it, centred; a single mark is larger, in its own cell.
+    assert [int(t[1]) for t in texts[:3]] == sorted(int(t[1]) for t in texts[:3])
+    assert {t[0] for t in texts[:3]} == {"20"} and texts[3][0:2] == ("20", texts[3][1])
+    assert all(0 < int(t[1]) <= 40 for t in texts[:3]) and 40 < int(texts[3][1]) <= 80
+    assert 'font-size="12"' in svg and 'font-size="26"' in svg
+    assert str(symbol_map([".~"], None, 40)).count("<text") == 0
 
 
 def test_symbol_map_colours_runs_and_gives_a_legend() -> None:
