@@ -27,7 +27,8 @@ def test_golden(scenario: Scenario, tmp_path: Path, text_snapshot: SnapshotAsser
 # One scenario of each ruleset: covert's with spies and a superspy placed, nukecards' with every kind of card dealt,
 # warlord's with a hand-made map, cities and divisions, and warlord's first turn (the world's outline and the
 # cities reported).
-STARTS = [s for s in ALL if s.id in ("covert-intelligence", "nukecards-basics", "warlord-movement", "warlord-first-turn")]
+STARTS = [s for s in ALL
+          if s.id in ("covert-intelligence", "nukecards-basics", "warlord-movement", "warlord-first-turn")]
 
 
 @pytest.mark.parametrize("scenario", STARTS, ids=[s.id for s in STARTS])

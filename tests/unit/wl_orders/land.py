@@ -92,8 +92,11 @@ def orders(report: dict[str, Any], turn: int, rng: random.Random,
     if units and rng.random() < 0.5:
         lines.append(f"A {units[0]['sector']} {rng.randint(1, 8)}")  # the units there without an order
     # Lines that must not be taken, a few for each player.
+    # A city of another player's number, unless this player has taken it (a long game, benchmarks/warlord_long.py).
+    own = {c["number"] for c in report["cities"] if c["comment"] == ""}
+    other = next(n for n in [others[1], *range(1, 1000)] if n not in own)
     for template in rng.sample(sorted(BAD), 3):
-        line = template.format(city=city, me=me, other=others[1], heading=rng.randint(1, 8))
+        line = template.format(city=city, me=me, other=other, heading=rng.randint(1, 8))
         lines.append(line)
         bad[line] = BAD[template]
     if ordered:
