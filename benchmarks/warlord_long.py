@@ -7,7 +7,8 @@ carried out at least once once every part-2 package's maker is in (before that, 
 Run: python benchmarks/warlord_long.py --check          (.ci/run runs it after pytest)
      python benchmarks/warlord_long.py --turns 5
 
-The pytest test plays 3 turns (the suite's time); 20 turns take about a minute on this machine.
+The pytest test plays 3 turns (the suite's time: 13 s wall, 9 s CPU); 20 turns with the land and talk makers
+took 30 s CPU (82 s wall on a machine loaded by other work) on this machine (2 cores, Python 3.11).
 """
 
 from __future__ import annotations
