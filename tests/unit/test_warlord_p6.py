@@ -48,3 +48,20 @@ def test_a_dropped_players_cities_rebel_only_after_rebel_delay(tmp_path: Path) -
                                           tmp_path / "g") if n == "news"}
     assert all("rebels" not in news[t] for t in (1, 2, 3))
     assert "City 2 of Bob rebels" in news[4] and "City 3 of Bob rebels" in news[4]
+
+
+def test_a_general_with_a_unit_that_goes_over_to_the_rebels_stays_where_he_is(tmp_path: Path) -> None:
+    # R58: "generals of a dropped player stay where they are and count for nothing; the rebels get no general".
+    s = _moved(tmp_path, "rebels", rebel_chance=100)
+    data = yaml.safe_load((s.folder / "scenario.yaml").read_text(encoding="utf-8"))
+    # His post is where he last waited (01103); with division 1 at city 2 he is at 00902.
+    data["General"] = [{"owner": "2", "number": 1, "unit": "2/1", "post": "01103", "skill": 6}]
+    (s.folder / "scenario.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    for turn in range(4, 9):
+        shutil.rmtree(s.folder / f"turn-{turn}")
+    news = [text for t, n, text in play(s, tmp_path / "g") if n == "news"]
+    assert "City 2 of Bob rebels" in news[2]
+    state = yaml.safe_load((tmp_path / "g" / "turns" / "turn-003" / "state.yaml").read_text(encoding="utf-8"))
+    generals = state["General"]
+    rows = [dict(zip(generals["columns"], r, strict=True)) for r in generals["rows"]]
+    assert [(g["owner"], g["number"], g["unit"], g["post"]) for g in rows] == [("2", 1, None, "00902")]
