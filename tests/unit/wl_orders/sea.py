@@ -5,6 +5,7 @@ each with the reason the rules give (see land.py for the three names every maker
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 WIDTH, HEIGHT = 320, 99
@@ -17,6 +18,9 @@ STEPS = {1: (0, -1), 2: (1, -1), 3: (1, 0), 4: (1, 1), 5: (0, 1), 6: (-1, 1), 7:
 EXPECTED = (
     r"no capital ships of yours are next to \d{5}, and B 0 sends no bombers",
     r"flotilla \d+ has \d+ ships?: split off fewer than that",
+    # land.py's L and S lines meet units at sea in a long game (benchmarks/warlord_long.py)
+    r"(division|flotilla) \d+ is aboard a transport: land it first",
+    r"(division|flotilla) \d+ carries cargo: unload it first",
 )
 
 BAD = {
@@ -60,8 +64,11 @@ def orders(report: dict[str, Any], turn: int, rng: random.Random,
             lines.append(line)
             bad[line] = BAD["B 0 {target}"]
         lines.append(f"M {n} {''.join(str(rng.randint(1, 8)) for _ in range(rng.randint(1, 5)))}")
-    if flotillas:
-        f = flotillas[0]
+    # A transport with cargo aboard is refused a split for that first (a long game, benchmarks/warlord_long.py).
+    carrying = {m for g in report["forces"] for m in re.findall(r"In Transit \(flotilla (\d+)\)", g["comment"])}
+    free = [f for f in flotillas if str(f["number"]) not in carrying]
+    if free:
+        f = free[0]
         template = "S {flotilla} {size}"
         line = template.format(flotilla=f["number"], size=f["size"])
         lines.append(line)
