@@ -4,7 +4,6 @@ pages `new` and `turn` write."""
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 
 import pytest
