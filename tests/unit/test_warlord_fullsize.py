@@ -134,9 +134,11 @@ def check_game(game: Path, bad_by_turn: list[dict[str, dict[str, str]]], turns: 
             for text, why in bad[str(i)].items():
                 assert text in lines, f"turn {turn}, player {i}: {text!r} was taken"
                 assert why in lines[text], f"turn {turn}, player {i}: {text!r} refused: {lines[text]}"
-            # An A order to a random sector across the sea fails as the rules say (no route): judged, not
-            # turned down for want of reading it.
-            unplanned += sum(1 for t in set(lines) - set(bad[str(i)]) if not lines[t].startswith("no route from"))
+            # An A order to a random sector across the sea fails as the rules say (no route), and so does an O
+            # at a reported city beyond the fighters' range (air.py): judged, not turned down for want of
+            # reading it.
+            unplanned += sum(1 for t in set(lines) - set(bad[str(i)])
+                             if not lines[t].startswith(("no route from", "no fighters of yours free within")))
             taken += sum(1 for r in report["orders"]["used"] if r["status"] == "done")
             done |= {r["text"].split()[0] for r in report["orders"]["used"] if r["status"] == "done"}
             letters += len(report.get("letters", []))
