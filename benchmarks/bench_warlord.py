@@ -44,6 +44,11 @@ before P4 2.02, 2.56 and 2.10, 2.26 s; P4 without --air 1.65, 2.22 and 1.67, 2.2
 100 B missions a turn, each O seeing 49 sectors more) 2.31, 2.62 and 2.16, 2.55 s; the state of turn 2 with
 --air 0.93 -> 1.01 MB (the squares observed: explored_by), peak 181 -> 186 MB. Rebased on the sea block, at load
 2.5: without --air 1.78, 2.28 s; with --air 2.07, 2.30 s (engine 0.30 and 0.20 s wall).
+P6 (messages, rating, drop-outs and rebels, coalitions, the starting outline), all of part 2 in, on a quiet
+machine (load 0.9), --divisions 5000, CPU of turn 1 and turn 2: main before P6 2.08, 2.19 and 2.35, 2.56 s; P6
+2.04, 2.40 and 2.21, 2.26 s; the state of turn 2 0.96 -> 0.97 MB (players met, cities reported), peak 187 ->
+186 MB. The whole of part 2, --divisions 5000 --fleets 1000 --air --staff: new 3.23 s; turns 2.74, 2.82 s CPU
+(load 0.73/0.97, engine 0.24/0.27, reports 1.20/0.99, save 0.42/0.52 s wall), state 1.27 MB, peak 230 MB.
 20 times the units take 4.8 times the turn. A turn's fixed part is the 100 reports (most of each its
 41 x 41 strategic map, a rules function per sector) and the state's load and save; per division, the state
 file's rows (at 20,000 the Division section is 79% of the file, and YAML is half of the load and 90% of the
