@@ -34,3 +34,11 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytes
 def _no_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     # Commands print stderr as before progress was shown: tests of progress ask for it with --progress.
     monkeypatch.setenv("RULESDSL_PROGRESS", "none")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Workers of pytest-xdist each see part of a snapshot file's tests: updating snapshots from several
+    # could remove the ones another worker used. Updating is done in one process.
+    if config.getoption("--snapshot-update", default=False) and config.getoption("numprocesses", default=None):
+        raise pytest.UsageError("update snapshots in one process: add -n 0 (e.g. python -m pytest -n 0 "
+                                "tests/diagnostics --snapshot-update -k CASE)")
