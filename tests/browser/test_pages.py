@@ -22,12 +22,12 @@ SCALE = 0.5
 
 # The demo pages: (ruleset, scenario, orders of the first turn or None for the starting reports, the colours
 # its map must show). The colours are those the ruleset's HTML template gives: Covert's own countries, and
-# Warlord's sea, own city and own units.
+# Warlord's sea, own city and own units (a start with generals, so the page holds tactical maps too).
 DEMOS = {
     "covert": ("covert", ROOT / "examples/covert/scenario.yaml", ROOT / "examples/covert/day1",
                [(0x59, 0xA1, 0x4F), (0xD9, 0xD9, 0xD9)]),
     "nukecards": ("nukecards", ROOT / "examples/nukecards/scenario.yaml", ROOT / "examples/nukecards/round1", []),
-    "warlord": ("warlord", ROOT / "tests/golden/warlord/allies/scenario.yaml", None,
+    "warlord": ("warlord", ROOT / "tests/golden/warlord/generals/scenario.yaml", None,
                 [(0x4F, 0x81, 0xBD), (0xC0, 0x00, 0x00), (0xFF, 0x8C, 0x00)]),
 }
 

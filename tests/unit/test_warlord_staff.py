@@ -4,6 +4,7 @@ driven off a ruin, and a new player's two generals."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -110,3 +111,29 @@ def test_a_new_player_has_two_generals_with_its_infantry(tmp_path: Path) -> None
     assert f"1) {home} (0)" in report and f"2) {home} (0)" in report
     assert f" *{home}    1 N    Infantry" in report and f" *{home}    2 N    Infantry" in report
     assert "TACTICAL MAPS" in report
+
+
+def test_the_html_page_draws_each_tactical_map_as_a_picture(tmp_path: Path) -> None:
+    """Issue 12: the page shows Warlord's tactical maps as pictures, the terrain in colour and on each sector
+    what the text map writes: its city above (C), its largest unit (capital: yours, small: another's) and
+    its owner below."""
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(SCENARIO, encoding="utf-8")
+    GameFolder.create(RULES, tmp_path / "game", scenario, None)
+    page = (tmp_path / "game" / "turns" / "turn-000" / "reports" / "1-ann.html").read_text(encoding="utf-8")
+    section = page[page.index('<section id="tactical">'):]
+    section = section[:section.index("</section>")]
+    svg = section[section.index("<svg"):section.index("</svg>")]
+    # General 1 is with tanks 2 at 00302: 7 columns (0 to 6) and the map's 5 rows (the two off it left out), 44
+    # pixels a sector, the sea in blue and the open land sand-coloured.
+    assert 'width="308" height="220"' in svg
+    assert 'fill="#4f81bd"' in svg and 'fill="#e8dcb0"' in svg
+    marks = [(int(x), int(y), t) for x, y, t in re.findall(r'<text x="(\d+)" y="(\d+)"[^>]*>([^<]*)</text>', svg)]
+    # Row 2: Ann's city at 00102 (column 1), C above and her account below; her tanks at 00302, a T; the ruin
+    # at 00402 above her engineers (E); Bob's infantry at 00502, a small i, another's.
+    row = sorted((x, y, t) for x, y, t in marks if 88 < y <= 132)
+    assert [(x, t) for x, _, t in row] == [(66, "C"), (66, "1"), (154, "T"), (198, "R"), (198, "E"), (242, "i")]
+    assert [y for x, y, _ in row if x == 66] == sorted(y for x, y, _ in row if x == 66)
+    assert all(88 < y <= 132 for _, y, _ in marks)
+    # The legend names the terrain; the text report's map is still text.
+    assert "<code>~</code> sea" in section and "<code>.</code> open" in section
