@@ -72,6 +72,27 @@ def write_file(path: Path, data: bytes, shown: Path | None = None) -> None:
     _write(path, data, shown or path, sync=True)
 
 
+def append_file(path: Path, data: bytes, create: bool = True) -> None:
+    """Appends `data` to `path` by one synced write (looping over short writes), and syncs the folder when
+    the file is new: a crash leaves the record as it was or with the whole of `data`, or at worst a torn
+    last line that its reader drops. The one way the game's append-only records (history.yaml, sent.tsv,
+    intake.tsv) grow."""
+    new = create and not path.exists()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | (os.O_CREAT if create else 0), 0o666)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        raise GameError(f"{path}: cannot write: {_why(e)}") from None
+    if new:
+        fsync_dir(path.parent)
+
+
 class Staging:
     """A hidden folder beside `final` (named `prefix` + random) that becomes `final` by one rename.
     Errors name the path a file or folder is meant to have once committed."""

@@ -23,7 +23,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulesdsl.game.disk import fsync_dir, write_file
+from rulesdsl.game.disk import append_file, fsync_dir, write_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.runtime.orders import shown
 
@@ -114,19 +114,8 @@ def append_index(folder: Path, entries: list[Entry]) -> None:
     """Records `entries` by one appended, synced write. Lines that change an earlier mail come before the
     new mail's own line: a write cut short then leaves the new mail unrecorded (filed again by the next
     intake, from the mailbox), never two mails filed where one replaces the other."""
-    path = folder / INDEX
-    data = "".join(_line(e) for e in entries).encode("utf-8")
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except OSError as e:
-        raise GameError(f"{path}: cannot write: {e.strerror or e}") from None
+    # open_index made the record: it is never made here, where a missing one would be a fault.
+    append_file(folder / INDEX, "".join(_line(e) for e in entries).encode("utf-8"), create=False)
 
 
 def filed_orders(root: Path, turn: int) -> list[Path]:

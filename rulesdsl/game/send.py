@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesdsl.game import inbox
-from rulesdsl.game.disk import LOCK_NAME, GameLock, Wait, fsync_dir
+from rulesdsl.game.disk import LOCK_NAME, GameLock, Wait, append_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.intake import OUTBOX
 from rulesdsl.game.outbox import ACCOUNT_HEADER, MAIL, gm_address, usable
@@ -100,19 +100,7 @@ def read_sent(root: Path) -> tuple[set[str], bool]:
 
 
 def _record(root: Path, line: str) -> None:
-    path = root / SENT
-    new = not path.exists()
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
-        try:
-            os.write(fd, line.encode("utf-8"))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except OSError as e:
-        raise GameError(f"{path}: cannot write: {e.strerror or e}") from None
-    if new:
-        fsync_dir(root)
+    append_file(root / SENT, line.encode("utf-8"))
 
 
 def _mail_files(root: Path, turns: list[int]) -> list[tuple[Path, bool]]:

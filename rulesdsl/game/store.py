@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from rulesdsl.game import inbox, yamlio
-from rulesdsl.game.disk import LOCK_NAME, GameLock, fsync_dir, write_file
+from rulesdsl.game.disk import LOCK_NAME, GameLock, append_file, fsync_dir, write_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.runtime.mail import Refusal, by_account
 
@@ -91,17 +91,7 @@ def append_history(root: Path, entry: dict[str, Any]) -> None:
     """Adds one entry to history.yaml by one appended, synced write: a crash leaves the entry whole or
     absent (a torn last entry is dropped when read). No clock is read: the entry names the turn it
     followed, so the same actions give the same file."""
-    text = yamlio.dump_text([entry])
-    path = root / HISTORY
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
-        try:
-            os.write(fd, text.encode("utf-8"))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    except OSError as e:
-        raise GameError(f"{path}: cannot write: {e.strerror or e}") from None
+    append_file(root / HISTORY, yamlio.dump_text([entry]).encode("utf-8"))
 
 
 def read_history(root: Path) -> list[dict[str, Any]]:
