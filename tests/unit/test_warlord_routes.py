@@ -12,9 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 MOVEMENT = ROOT / "tests" / "golden" / "warlord" / "movement" / "scenario.yaml"
 
 
-def _orders(tmp_path: Path, *lines: str) -> dict[str, str]:
+def _orders(tmp_path: Path, *lines: str, scenario: Path = MOVEMENT) -> dict[str, str]:
     """Ann's first turn with `lines` -> each order's text and its status (and reason when it failed)."""
-    folder = GameFolder.create(ROOT / "rulesets" / "warlord.rules", tmp_path / "game", MOVEMENT, None)
+    folder = GameFolder.create(ROOT / "rulesets" / "warlord.rules", tmp_path / "game", scenario, None)
     mail = tmp_path / "ann.txt"
     mail.write_text("\n".join(["WL-11", "1 A1", *lines]) + "\n", encoding="utf-8")
     result = folder.process_turn([mail])
@@ -24,9 +24,19 @@ def _orders(tmp_path: Path, *lines: str) -> dict[str, str]:
 
 
 def test_a_location_order_that_no_unit_there_can_follow_fails(tmp_path: Path) -> None:
-    # Ann's six divisions at 00103; 00803 is sea, which no land unit enters.
-    assert _orders(tmp_path, "A 00103 00803")["A 00103 00803"] == \
-        "failed: no route from 00103 to 00803: your units there cannot enter sea"
+    # Ann's tanks alone at 00103; the mountains at 00402 are impassable to armour.
+    only_tanks = tmp_path / "tanks.yaml"
+    text = MOVEMENT.read_text(encoding="utf-8")
+    only_tanks.write_text(text[:text.index("Division:")] + "Division:\n"
+                          '  - {owner: "1", number: 2, sector: "00103", regiments: 3, kind: TNK}\n', encoding="utf-8")
+    assert _orders(tmp_path, "A 00103 00402", scenario=only_tanks)["A 00103 00402"] == \
+        "failed: no route from 00103 to 00402: your units there cannot enter mountains"
+
+
+def test_a_location_order_to_the_sea_goes_to_its_shore_to_board(tmp_path: Path) -> None:
+    # "if land units are ordered to move into the sea sector containing the transport they will board them":
+    # 00803 is sea; with no transport there yet the units go to its shore and wait, as a unit's A order does.
+    assert _orders(tmp_path, "A 00103 00803")["A 00103 00803"] == "done"
 
 
 def test_a_location_order_that_some_units_there_can_follow_is_done(tmp_path: Path) -> None:

@@ -158,3 +158,18 @@ def test_an_a_order_to_the_sea_boards_a_transport_there(tmp_path: Path) -> None:
     assert "  00302    2 N    Infantry            3 In Transit (flotilla 1)" in ann
     # No transport at 00304: division 3 waits on its shore, the order going on.
     assert "  00403    3 N    Infantry            3 A 00304" in ann
+
+
+def test_a_location_a_order_to_the_sea_boards_the_units_there(tmp_path: Path) -> None:
+    """"if land units are ordered to move into the sea sector containing the transport they will board them":
+    the units of a location as well as a unit (the location order was refused: no route into the sea)."""
+    scenario = tmp_path / "boarding.yaml"
+    scenario.write_text(BOARDING, encoding="utf-8")
+    folder = GameFolder.create(RULES, tmp_path / "boarding", scenario, None)
+    mail = tmp_path / "boarding-ann.txt"
+    mail.write_text("WL-36\n1 A1\nA 00503 00302\n", encoding="utf-8")
+    result = folder.process_turn([mail])
+    ann = next(path.read_text(encoding="utf-8") for _, path in result.reports if path.stem == "1-ann")
+    assert "A 00503 00302            done" in ann
+    assert "Division 2 boards flotilla 1 at 00302." in ann and "Division 3 boards flotilla 1 at 00302." in ann
+    assert "  00302    2 N    Infantry            3 In Transit (flotilla 1)" in ann
