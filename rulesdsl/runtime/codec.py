@@ -79,6 +79,8 @@ def decode(g: Game, value: Any, ty: TypeDesc, path: str) -> Any:
             raise StateError(path, "a whole number of more than 18 digits is out of range")
         return value
     if kind == "decimal":
+        if isinstance(value, Fraction):
+            return value  # a data row's value, as the generated module holds it (0.5 is Fraction(1, 2))
         text = str(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else ""
         if len(text) > MAX_DECIMAL_TEXT:
             raise StateError(path, f"a number of more than {MAX_DECIMAL_TEXT} characters is out of range")

@@ -281,6 +281,22 @@ def test_decimals_go_through_scenario_and_state_exactly(tmp_path: Path) -> None:
     assert folder.load_game().turn == 1  # the state file with decimals reads back
 
 
+def test_a_data_rows_fraction_starts_a_game(tmp_path: Path) -> None:
+    """A data row's decimal that is not whole (0.5: Fraction(1, 2) in the generated module) went to the state
+    as it is, and `new` refused it: "expected a number, not Fraction(1, 2)". WCG's populations and
+    currencies are such values."""
+    rules = DECIMAL_RULES.replace("data Pot(code, level) { A: 0 }", "data Pot(code, level) { A: 0.5  B: 12.5 }")
+    (tmp_path / "d.rules").write_text(rules, encoding="utf-8")
+    (tmp_path / "d.report.j2").write_text("{{ level }}\n", encoding="utf-8")
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text('players:\n  - {name: "X", account: "1", code: "A"}\n', encoding="utf-8")
+    folder = GameFolder.create(tmp_path / "d.rules", tmp_path / "game", scenario, None)
+    state = yaml.safe_load((tmp_path / "game" / "turns" / "turn-000" / "state.yaml").read_text(encoding="utf-8"))
+    assert state["Pot"] == {"A": {"level": "1/2"}, "B": {"level": "25/2"}}
+    result = folder.process_turn([])
+    assert (result.folder / "reports" / "1-x.txt").read_text(encoding="utf-8") == "14\n"  # 0.5 + 12.5 + 2 x 0.5
+
+
 # ---------------------------------------------------------------- the starting reports (turn 0)
 
 def test_new_writes_every_players_starting_report_as_a_turn_writes_it(started: Path) -> None:
