@@ -573,6 +573,7 @@ class Order(Node):
     standing_per: str | None = None  # the argument a standing order is kept by; None: one per player
     until: Expr | None = None  # which orders of the kind cancel the standing one
     standing_as: str = ""  # the set `standing ... as NAME` shares its keys with; "" for the kind's own
+    only_in: tuple[str, ...] = ()  # `only in KIND turns`: the kinds of turn it may be given in; (): any
 
 
 @dataclass(frozen=True)
@@ -583,6 +584,16 @@ class Phase(Node):
     line: int
     before_orders: bool = False
     at_start: bool = False
+    kinds: tuple[str, ...] = ()  # `in KIND turns`: the kinds of turn it runs in; (): every turn
+
+
+@dataclass(frozen=True)
+class Calendar:
+    """`calendar { ... }` unrolled: the steps of one cycle, (period, kind) each, turn 1 being step `start`."""
+
+    year: int
+    start: int
+    steps: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -635,6 +646,7 @@ class Program:
     # The paths whose prices are kept for the game (checker/routes.py): the site number that keys them, and
     # the values fixed for the call that they also depend on, in the order first read.
     priced: dict[Route, tuple[int, tuple[Expr, ...]]] = field(default_factory=dict)
+    calendar: Calendar | None = None
 
     def nodes(self) -> Iterator[Node]:
         """Every declaration of the program, in the order the checker makes them, each holding its bodies."""

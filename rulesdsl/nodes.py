@@ -537,6 +537,8 @@ class OrderDecl(Decl):
     # Beside once_per, one for each: the set `once per turn per ARG as NAME` shares, or None for the kind's own.
     once_as: tuple[tuple[str, Span] | None, ...] = ()
     standing: Standing | None = None
+    # `only in KIND, ... turns`: the kinds of turn the order may be given in, each with its span (empty: any).
+    only_in: tuple[tuple[str, Span], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -545,6 +547,27 @@ class PhaseDecl(Decl):
     body: tuple[Stmt, ...]
     before_orders: bool = False
     at_start: bool = False  # `phase NAME at start`: once, when `rulesdsl new` makes the game
+    kinds: tuple[tuple[str, Span], ...] = ()  # `in KIND, ... turns`: the kinds of turn it runs in (empty: all)
+
+
+@dataclass(frozen=True)
+class CycleRow:
+    """`January: yearly, action` or `February..December: action, reaction` in a calendar's cycle."""
+
+    span: Span
+    first: tuple[str, Span]
+    last: tuple[str, Span] | None  # `FIRST..LAST`: the months from FIRST to LAST
+    kinds: tuple[tuple[str, Span], ...]
+
+
+@dataclass(frozen=True)
+class CalendarDecl(Decl):
+    """`calendar { starts YEAR [PERIOD]  kinds K, ...  cycle { ROW ... } }`: each processed turn is one step."""
+
+    year: int
+    start: tuple[str, Span] | None
+    kinds: tuple[tuple[str, Span], ...]
+    rows: tuple[CycleRow, ...]
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ def _number(text: str) -> int | Fraction:
     return Fraction(text) if "." in text else int(text)
 
 
+Kinds = tuple[tuple[str, Span], ...]  # turn kinds as written, each with its span
+
 _UNESCAPE = re.compile(r"\\(.)")
 
 
@@ -435,7 +437,8 @@ class _Builder(Transformer[Any, Any]):
                            args, valids, requires, tuple(o[0] for o in onces), costs[0] if costs else None,
                            effects[0] if effects else None, counts, ends[0] if ends else None,
                            tuple(o[1] for o in onces), standings[0] if standings else None,
-                           name_span=self.tspan(name))
+                           name_span=self.tspan(name),
+                           only_in=tuple(k for i in items if isinstance(i, tuple) and i[0] == "only" for k in i[1]))
 
     @v_args(meta=True, inline=True)
     def order_decl(self, meta: Any, name: Token, pattern: Token, *items: Any) -> n.OrderDecl:
@@ -524,13 +527,35 @@ class _Builder(Transformer[Any, Any]):
 
     # -- phases, reports, victory
     @v_args(meta=True, inline=True)
-    def phase_run(self, meta: Any, name: Token, when: n.Expr | None, run: n.Run) -> n.PhaseDecl:
-        return n.PhaseDecl(self.span(meta), str(name), when, (run,))
+    def phase_run(self, meta: Any, name: Token, kinds: Kinds | None, when: n.Expr | None,
+                  run: n.Run) -> n.PhaseDecl:
+        return n.PhaseDecl(self.span(meta), str(name), when, (run,), kinds=kinds or ())
 
     @v_args(meta=True, inline=True)
-    def phase_decl(self, meta: Any, name: Token, time: str | None, when: n.Expr | None,
+    def phase_decl(self, meta: Any, name: Token, time: str | None, kinds: Kinds | None, when: n.Expr | None,
                    body: tuple[n.Stmt, ...]) -> n.PhaseDecl:
-        return n.PhaseDecl(self.span(meta), str(name), when, body, time == "before", time == "start")
+        return n.PhaseDecl(self.span(meta), str(name), when, body, time == "before", time == "start",
+                           kinds=kinds or ())
+
+    def turn_kinds(self, names: list[Token]) -> Kinds:
+        return tuple((str(t), self.tspan(t)) for t in names)
+
+    @v_args(inline=True)
+    def order_only(self, kinds: Kinds) -> tuple[str, Kinds]:
+        return ("only", kinds)
+
+    @v_args(meta=True, inline=True)
+    def calendar_decl(self, meta: Any, year: Token, start: Token | None, *rest: Any) -> n.CalendarDecl:
+        kinds = tuple((str(t), self.tspan(t)) for t in rest if isinstance(t, Token))
+        rows = tuple(r for r in rest if isinstance(r, n.CycleRow))
+        return n.CalendarDecl(self.span(meta), "calendar", int(float(str(year))),
+                              (str(start), self.tspan(start)) if start is not None else None, kinds, rows)
+
+    @v_args(meta=True, inline=True)
+    def cycle_row(self, meta: Any, first: Token, last: Token | None, *kinds: Token) -> n.CycleRow:
+        return n.CycleRow(self.span(meta), (str(first), self.tspan(first)),
+                          (str(last), self.tspan(last)) if last is not None else None,
+                          tuple((str(k), self.tspan(k)) for k in kinds))
 
     def before_orders(self, _: list[Any]) -> str:
         return "before"

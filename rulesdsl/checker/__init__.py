@@ -20,6 +20,7 @@ from rulesdsl import nodes as n
 from rulesdsl.checker import (
     analyse,
     bodies,
+    calendar,
     coverage,
     decls,
     grids,
@@ -40,6 +41,7 @@ __all__ = ["ANALYSE", "CHECK_BODIES", "DECLARE", "TemplateLoader", "check"]
 DECLARE: tuple[Pass, ...] = (
     decls.collect,       # every global name, and E0202 for names a ruleset may not give
     decls.settings,      # the `ruleset` header
+    calendar.declare,    # the calendar's kinds and cycle, which phases, orders and `calendar.kind` read
     decls.params,
     decls.field_types,   # fields of things, players and the world (defaults wait)
     units.fields,        # fields that could hold a destroyed instance; `indexed` fields

@@ -20,7 +20,7 @@ PLAYER_BUILTINS: dict[str, T.Ty] = {
 # Builtin player fields an effect may change: the personal orders need them.
 PLAYER_WRITABLE = {"code", "email", "active"}
 
-RESERVED = {"me", "turn", "players", "all_players", "true", "false", "none", "game", "game_over", "world"}
+RESERVED = {"me", "turn", "players", "all_players", "true", "false", "none", "game", "game_over", "world", "calendar"}
 
 
 def suggest(name: str, candidates: Iterable[str]) -> str | None:
@@ -94,6 +94,9 @@ class Env:
     grid: GridInfo | None = None  # the one grid; its type is also in `things`
     player_fields: dict[str, ir.FieldDef] = field(default_factory=dict)
     world_fields: dict[str, ir.FieldDef] = field(default_factory=dict)
+    # `calendar { ... }`: its kinds of turn and the kinds some step of the cycle has; None without a calendar
+    calendar_kinds: dict[str, bool] | None = None
+    calendar_months: bool = False  # its cycle is of months (`calendar.month` is known)
     world_line: int | None = None  # the `world { ... }` block, if the ruleset has one
     groups: dict[str, Span] = field(default_factory=dict)  # order groups of `at most N GROUP per turn`
     params: dict[str, ir.Param] = field(default_factory=dict)

@@ -550,6 +550,8 @@ class ExprChecker:
         if isinstance(node.obj, n.Name) and scope.lookup(node.obj.name) is None:
             if node.obj.name == "world":
                 return self.world_field(node, scope)
+            if node.obj.name == "calendar":
+                return self.calendar_field(node)
             if node.obj.name in self.env.things:
                 return self.instance(node.obj.name, node)
         obj = self.expr(node.obj, scope, ctx)
@@ -611,6 +613,23 @@ class ExprChecker:
         info = self.env.things.get(thing)
         names = ([info.key] if info is not None else []) + declared
         return f"a {thing} has {', '.join(f'`{k}`' for k in names)}" if names else f"a {thing} has no fields"
+
+    def calendar_field(self, node: n.Attr) -> ir.Expr:
+        """`calendar.year`, `.month`, `.period`, `.kind`, `.date`: the date of this turn."""
+        line = node.span.line
+        if self.env.calendar_kinds is None:
+            self.err(node.span, "E0253", "`calendar` is read in a ruleset without a calendar",
+                     help="declare one: `calendar { starts YEAR  kinds ...  cycle { ... } }`")
+            return ir.Const(T.ANY, line, None)
+        fields = {"year": T.INT, "period": T.TEXT, "kind": T.TEXT, "date": T.TEXT}
+        if self.env.calendar_months:
+            fields["month"] = T.INT
+        if node.name not in fields:
+            self.err(node.name_span, "E0311", f"the calendar has no field `{node.name}`",
+                     suggest(node.name, fields) or f"it has {', '.join(f'`{k}`' for k in fields)}"
+                     + ("" if self.env.calendar_months else "; `month` only in a cycle of months"))
+            return ir.Const(T.ANY, line, None)
+        return ir.Special(fields[node.name], line, f"calendar.{node.name}")
 
     def world_field(self, node: n.Attr, scope: Scope) -> ir.Expr:
         line = node.span.line

@@ -7,6 +7,7 @@ import difflib
 from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
+from rulesdsl.checker import calendar
 from rulesdsl.checker.decls import const_value
 from rulesdsl.checker.env import Context, Env, Scope, suggest
 from rulesdsl.checker.exprs import ExprChecker, literal_number
@@ -398,7 +399,7 @@ def orders(c: Checking) -> None:
         out.append(ir.Order(name, d.kind, d.pattern, tuple(args), valids, requires, tuple(once), cost, effect,
                             d.span.line, tuple(counts), ends, tuple(once_as) if any(once_as) else (),
                             d.standing is not None and d.kind == "game", standing_per, until, standing_as,
-                            span=d.span))
+                            calendar.kinds_of(c, d.only_in, f"order `{name}`"), span=d.span))
     c.program.orders = out
 
 
@@ -540,7 +541,8 @@ def phases(c: Checking) -> None:
                     env.diags.error(stmt.span, "E0427", f"`{word}` in a phase `at start`: the game is being "
                                     "made, and its starting reports carry no news or messages",
                                     help="say it in the first turn's news, or show it in the report's own fields")
-        out.append(ir.Phase(d.name, when, body, d.span.line, d.before_orders, d.at_start, span=d.span))
+        out.append(ir.Phase(d.name, when, body, d.span.line, d.before_orders, d.at_start,
+                            calendar.kinds_of(c, d.kinds, f"phase `{d.name}`"), span=d.span))
     env.runs = runs
     c.program.phases = out
 

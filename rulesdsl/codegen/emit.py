@@ -148,7 +148,7 @@ class Emitter:
             return f"g.params[{e.name!r}]"
         if isinstance(e, ir.Special):
             return {"me": "me", "turn": "g.turn", "players": "g.players()", "all_players": "g.all_players",
-                    "game_over": "g.game_over", "world": "g.world"}[e.name]
+                    "game_over": "g.game_over", "world": "g.world"}.get(e.name) or f"g.date().{e.name[9:]}"
         if isinstance(e, ir.AllOf):
             if e.thing in self.numbered:
                 # A list of its own: the store's list of live instances is kept between news and destroys.
@@ -1122,6 +1122,7 @@ class Emitter:
                     for ph in p.phases:
                         when = names.phase_when(ph.name) if ph.when is not None else "None"
                         start = ", at_start=True" if ph.at_start else ""
+                        start += f", kinds={ph.kinds!r}" if ph.kinds else ""
                         w.line(f"PhaseSpec(name={ph.name!r}, run={names.phase(ph.name)}, when={when}, line={ph.line}, "
                                f"before_orders={ph.before_orders!r}{start}),")
                 w.line("),")
@@ -1145,6 +1146,9 @@ class Emitter:
                 if p.unrun_orders:
                     # Only a ruleset with such orders names them, so other modules read the same.
                     w.line(f"unrun_orders={p.unrun_orders!r},")
+                if p.calendar is not None:  # only a ruleset with a calendar: other modules read the same
+                    cal = p.calendar
+                    w.line(f"calendar=({cal.year!r}, {cal.start!r}, {cal.steps!r}),")
                 self.table_checks()
                 w.line("report=report_data,")
                 rep = p.report
@@ -1209,6 +1213,8 @@ class Emitter:
                 extra += f", standing=True, standing_per={o.standing_per!r}, until={fn('until', o.until is not None)}"
                 if o.standing_as:
                     extra += f", standing_as={o.standing_as!r}"
+            if o.only_in:
+                extra += f", only_in={o.only_in!r}"
             w.line(f"valid={fn('valid', bool(o.valids))}, require={fn('require', bool(o.requires))}, "
                    f"cost={fn('cost', o.cost is not None)}, effect={fn('effect', bool(o.effect))}, "
                    f"once_per={o.once_per!r}, line={o.line}{extra}),")

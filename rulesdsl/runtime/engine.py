@@ -41,7 +41,7 @@ from rulesdsl.runtime.core import (
 from rulesdsl.runtime.grid import Grid, SectorNames
 from rulesdsl.runtime.mail import LINE_END, Mail, MailReader, Refusal, by_account
 from rulesdsl.runtime.orders import OrderReader
-from rulesdsl.runtime.spec import OrderSpec, RulesetSpec
+from rulesdsl.runtime.spec import CalendarDate, OrderSpec, RulesetSpec, calendar_date
 from rulesdsl.runtime.units import Store
 
 __all__ = ["LINE_END", "Game", "PlayerTurn", "Refusal"]
@@ -209,6 +209,12 @@ class Game:
             rec.args[name] = found if many else found[0]
         return None
 
+    def date(self) -> CalendarDate:
+        """This turn's date by the ruleset's calendar (`calendar.year`, ...), worked out from the turn number."""
+        if self.spec.calendar is None:
+            raise RuntimeError("the ruleset has no calendar")  # the checker allows `calendar` only with one
+        return calendar_date(self.spec.calendar, self.turn)
+
     def players(self) -> list[PlayerBase]:
         """`players` as a value: the active players, in game order, in a list of its own (the rules may add to
         or remove from a `let` of players)."""
@@ -341,6 +347,10 @@ class Game:
     def _phases(self, before_orders: bool, phase_done: Callable[[], object] | None = None) -> None:
         for phase in self.spec.phases:
             if phase.before_orders != before_orders or phase.at_start:
+                continue
+            if phase.kinds and self.date().kind not in phase.kinds:
+                if phase_done is not None:  # counted as run, so that progress counts every phase of a turn
+                    phase_done()
                 continue
             with self.doing(f"phase {phase.name}"):
                 if phase.when is None or phase.when(self):
@@ -594,6 +604,12 @@ class Game:
                  counted: dict[str, int]) -> str | None:
         """Why an order cannot be among the player's this turn: its `valid`, its once-per rule against the
         orders `once` already taken, or a group full by `counted`; None when it can."""
+        if spec.only_in:
+            date = self.date()
+            if date.kind not in spec.only_in:
+                kinds = " or ".join(spec.only_in)
+                return (f"this order is given in {kinds} turns; this is the {date.kind} turn of "
+                        f"{date.period} {date.year}")
         reason = _ask(spec.valid, self, rec.player, rec)
         if reason is not None:
             return reason

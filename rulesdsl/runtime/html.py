@@ -194,6 +194,8 @@ def show(value: Any, name: str = "") -> Markup:
 def _title(data: dict[str, Any]) -> str:
     game, player = data.get("game") or {}, data.get("player") or {}
     when = "starting position" if game.get("start") else f"{game.get('unit', 'turn')} {game.get('turn', '')}"
+    if game.get("date"):  # a ruleset with a calendar: the turn's date beside its number
+        when += f" ({game['date']})"
     return f"{game.get('title', '')} -- game {game.get('id', '')}, {when}: {player.get('name', '')}"
 
 

@@ -85,10 +85,12 @@ ReportType = Any
 _ORDER_LINE = ("record", (("line", "int"), ("text", "text"), ("status", "text"), ("reason", ("opt", "text"))))
 _REFUSED = ("record", (("line", "int"), ("text", "text"), ("reason", "text")))
 BUILTIN_FIELDS: tuple[tuple[str, ReportType, str], ...] = (
-    ("game", ("record", (("id", "text"), ("title", "text"), ("turn", "int"), ("unit", "text"), ("start", "bool"))),
-     "`{id, title, turn, unit, start}`: the game's id (`CO-175`), its name (the scenario's `game.name`, else the "
-     "ruleset's title), the turn number, the `turn` setting, and whether this is the starting report (written "
-     "by `rulesdsl new`, before any order)"),
+    ("game", ("record", (("id", "text"), ("title", "text"), ("turn", "int"), ("unit", "text"), ("start", "bool"),
+                          ("date", "text"))),
+     "`{id, title, turn, unit, start, date}`: the game's id (`CO-175`), its name (the scenario's `game.name`, "
+     "else the ruleset's title), the turn number, the `turn` setting, whether this is the starting report "
+     "(written by `rulesdsl new`, before any order), and the turn's date by the calendar (`March 1960, "
+     "reaction`; \"\" without one)"),
     ("player", ("record", (("name", "text"), ("account", "text"), ("code", "text"), ("email", "text"),
                            ("active", "bool"))),
      "`{name, account, code, email, active}`"),
@@ -114,7 +116,8 @@ def report_data(g: Game, p: PlayerBase) -> dict[str, Any]:
     used = turn.used if turn else []
     data: dict[str, Any] = {
         "game": {"id": str(g.meta.get("id", "")), "title": str(g.meta.get("name", g.spec.title)), "turn": g.turn,
-                 "unit": g.spec.turn_unit, "start": g.turn == int(g.meta.get("first_turn", 0))},
+                 "unit": g.spec.turn_unit, "start": g.turn == int(g.meta.get("first_turn", 0)),
+                 "date": g.date().date if g.spec.calendar is not None else ""},
         "player": {"name": p.name, "account": p.account, "code": p.code, "email": p.email, "active": p.active},
         "orders": {
             "used": [{"line": r.line, "text": r.text, "status": r.status, "reason": r.reason} for r in used],

@@ -107,6 +107,7 @@ class OrderSpec:
     standing_per: str | None = None
     until: Fn | None = None
     standing_as: str = ""
+    only_in: tuple[str, ...] = ()  # `only in KIND turns`: refused in turns of other kinds; (): any turn
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,34 @@ class PhaseSpec:
     line: int = 0
     before_orders: bool = False  # runs at the start of the turn, before the mail is read
     at_start: bool = False  # runs once, when the game is made from its scenario, and in no turn
+    kinds: tuple[str, ...] = ()  # `in KIND turns`: runs only in turns of these kinds; (): in every turn
+
+
+@dataclass(frozen=True)
+class CalendarDate:
+    """The date of one turn: `calendar.year`, `.month` (1-12, 0 in a cycle of seasons), `.period`, `.kind`, `.date`."""
+
+    year: int
+    month: int
+    period: str
+    kind: str
+    date: str  # "March 1960, reaction"
+
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+
+
+def calendar_date(calendar: tuple[int, int, tuple[tuple[str, str], ...]], turn: int) -> CalendarDate:
+    """The date of turn `turn` (1, 2, ...; the starting position, turn 0, reads as turn 1's): the state keeps only
+    the turn number, and the date follows from it and the ruleset."""
+    year, start, steps = calendar
+    step = start + max(turn, 1) - 1
+    period, kind = steps[step % len(steps)]
+    # The year turns over where the cycle starts again, at its first row, wherever the game started in it.
+    y = year + step // len(steps)
+    month = MONTHS.index(period) + 1 if period in MONTHS else 0
+    return CalendarDate(y, month, period, kind, f"{period} {y}, {kind}")
 
 
 @dataclass(frozen=True)
@@ -199,6 +228,9 @@ class RulesetSpec:
     html: str = ""  # the report's HTML template; "": the default page (rulesdsl.runtime.html)
     html_name: str = ""  # tables parameters decide, checked when a game starts
     grid: GridSpec | None = None  # the ruleset's map, if it declares one
+    # `calendar { ... }`: (the year turn 1 is in, the step of the cycle turn 1 is, the cycle's steps as
+    # (period, kind)); None: turns are only numbered
+    calendar: tuple[int, int, tuple[tuple[str, str], ...]] | None = None
 
     def player_attr(self, name: str | None) -> str | None:
         """The Python attribute of the player field `name` (a field named `class` is `class_`)."""
