@@ -1198,8 +1198,9 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
         accepts -= {name for name in accepts if _literals({name}) == {".."}}
     if {"before", "at", "when"} <= _literals(accepts):
         # Right after `phase NAME`: `at start` is the rarest way on, said in the docs; the hint names the ones
-        # a phase of the turn is written with, as it did before start phases existed.
-        accepts -= {name for name in accepts if _literals({name}) == {"at"}}
+        # a phase of the turn is written with, as it did before start phases existed; `in KIND turns` likewise
+        # belongs to rulesets with a calendar.
+        accepts -= {name for name in accepts if _literals({name}) in ({"at"}, {"in"})}
     message = f"unexpected {what}"
     hint: str | None = f"expected {_describe(accepts)}"
     prev = before[-1] if before else None

@@ -59,7 +59,7 @@ def declare(c: Checking) -> None:
                             "to December", help=(f"add {', '.join(missing)}" if missing
                                                  else "write the rows in the order of the months"))
     for (kind, span) in d.kinds:
-        if kinds.get(kind) is False and sum(1 for k, _ in d.kinds if k == kind) == 1:
+        if d.rows and kinds.get(kind) is False and sum(1 for k, _ in d.kinds if k == kind) == 1:
             env.diags.error(span, "E0251", f"no turn of the cycle is a `{kind}` turn",
                             help=f"name `{kind}` in a row of the cycle, or leave it out of `kinds`")
     start = 0
