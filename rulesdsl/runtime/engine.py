@@ -419,6 +419,9 @@ class Game:
                 turn.refused.append(Refusal(line, got.text, "only the game master gives this order"))
                 continue
             if spec.kind in ("personal", "gm"):
+                if spec.only_in and (wrong := self._wrong_kind(spec)) is not None:
+                    turn.refused.append(Refusal(line, got.text, wrong))
+                    continue
                 self._execute(spec, rec)
                 turn.used.append(rec)
             elif spec.kind == "discard":
@@ -600,16 +603,20 @@ class Game:
             out.append(Standing(kind, text, _slot(self.orders[kind], rec), rec))
         return out
 
+    def _wrong_kind(self, spec: OrderSpec) -> str | None:
+        """Why an order `only in KIND turns` cannot be given in this turn, with its date; None when it can."""
+        date = self.date()
+        if date.kind in spec.only_in:
+            return None
+        kinds = " or ".join(spec.only_in)
+        return f"this order is given in {kinds} turns; this is the {date.kind} turn of {date.period} {date.year}"
+
     def _refuses(self, spec: OrderSpec, rec: OrderRec, once: dict[tuple[Any, ...], OrderRec],
                  counted: dict[str, int]) -> str | None:
         """Why an order cannot be among the player's this turn: its `valid`, its once-per rule against the
         orders `once` already taken, or a group full by `counted`; None when it can."""
-        if spec.only_in:
-            date = self.date()
-            if date.kind not in spec.only_in:
-                kinds = " or ".join(spec.only_in)
-                return (f"this order is given in {kinds} turns; this is the {date.kind} turn of "
-                        f"{date.period} {date.year}")
+        if spec.only_in and (wrong := self._wrong_kind(spec)) is not None:
+            return wrong
         reason = _ask(spec.valid, self, rec.player, rec)
         if reason is not None:
             return reason

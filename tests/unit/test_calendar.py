@@ -34,6 +34,10 @@ order build "BUILD" {
   only in adjustments turns
   effect { me.built += 1 }
 }
+personal order note "NOTE" {
+  only in retreats turns
+  effect { add "note" to me.log }
+}
 phase moves in movement turns: run move
 phase builds in adjustments turns: run build
 phase diary {
@@ -127,11 +131,13 @@ def test_a_cycle_of_seasons_steps_through_its_kinds_and_counts_the_years(tmp_pat
 
 def test_an_order_given_in_the_wrong_kind_of_turn_is_refused_with_the_date(tmp_path: Path) -> None:
     folder = start(tmp_path, DIPLOMACY)
-    report, _ = turn(folder, tmp_path, "MOVE 2", "BUILD")
+    report, _ = turn(folder, tmp_path, "MOVE 2", "BUILD", "NOTE")
     assert "used MOVE 2: done" in report
     assert ("refused BUILD: this order is given in adjustments turns; this is the movement turn of Spring 1901"
             in report)
-    report, _ = turn(folder, tmp_path, "MOVE 3")
+    assert "refused NOTE: this order is given in retreats turns; this is the movement turn of Spring 1901" in report
+    report, _ = turn(folder, tmp_path, "MOVE 3", "NOTE")
+    assert "used NOTE: done" in report  # a personal order is judged by the kind of turn as it is read
     assert "refused MOVE 3: this order is given in movement turns; this is the retreats turn of Spring 1901" in report
     assert "moved 2" in report
     for _ in range(2):
@@ -180,5 +186,5 @@ def test_calendar_read_without_a_calendar_is_an_error(tmp_path: Path) -> None:
     start, end = DIPLOMACY.index("calendar {"), DIPLOMACY.index("player {")
     rules = DIPLOMACY[:start] + DIPLOMACY[end:]
     checked = check_text(tmp_path, rules, SEASONS)
-    # `only in` twice, `in ... turns` twice, and the three fields the diary reads
-    assert [d.code for d in checked.diagnostics] == ["E0253"] * 7, show(checked.diagnostics)
+    # `only in` three times, `in ... turns` twice, and the three fields the diary reads
+    assert [d.code for d in checked.diagnostics] == ["E0253"] * 8, show(checked.diagnostics)
