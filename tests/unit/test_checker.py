@@ -61,6 +61,8 @@ def template(text: str, code: str, line: int = 1, hint: str | None = None) -> Ca
     return Case(code, BASE, template=text, template_line=line, hint=hint)
 
 
+CAL = "calendar {\n  starts 1901 S\n  kinds a, b, c\n  cycle {\n    S: a, b\n    F: a\n    W: c\n  }\n}\n"
+
 CASES: dict[str, Case] = {
     # ------------------------------------------------------------ names, types, declarations
     "E0201-unknown-type": add("define f(b: Bx) -> int = 1  #!\n" + USE_F, "E0201",
@@ -303,6 +305,15 @@ CASES: dict[str, Case] = {
     "E0432": add('order o2 "O {x}" { x: int spaced }  #!\nphase q: run o2\n', "E0432", "list of int spaced"),
     "E0432-not-last": add('order o2 "O {x} {y}" {  #!\n x: list of int spaced\n y: int\n}\nphase q: run o2\n',
                           "E0432", "put `{x}` last"),
+    "E0246": add(CAL + "calendar {  #!\n  starts 1 kinds a cycle { S: a }\n}\n", "E0246", "line"),
+    "E0247": add(CAL.replace("W: c\n", "W: d  #!\n"), "E0247", "the calendar's kinds are a, b, c"),
+    "E0248": add(CAL.replace("W: c\n", "W: c\n    S: a  #!\n"), "E0248", "already at line"),
+    "E0249": add(CAL.replace("S: a, b", "January: a, b  #!"), "E0249", "add February"),
+    "E0250": add(CAL.replace("starts 1901 S", "starts 1901 X  #!"), "E0250", "S, F, W"),
+    "E0251": add(CAL.replace("kinds a, b, c", "kinds a, b, c, d")
+                 + 'order o2 "O" {\n  only in d turns  #!\n}\nphase q: run o2\n', "E0251", "in a row of the cycle"),
+    "E0252": add("calendar {  #!\n  starts 1901 kinds a cycle { }\n}\n", "E0252", "a row for each period"),
+    "E0253": add("phase q in a turns { }  #!\n", "E0253", "declare the kinds"),
     "W0212": add('phase q {\n  for each b in Box {\n    skip\n    news "x"  #!\n  }\n}\n', "W0212", "remove it"),
     "E0207-numbered": add("thing Unit numbered { size: int = 1 }\nphase q { let u = Unit.X  #!\n}\n", "E0207",
                           "by its number"),
