@@ -188,3 +188,12 @@ def test_calendar_read_without_a_calendar_is_an_error(tmp_path: Path) -> None:
     checked = check_text(tmp_path, rules, SEASONS)
     # `only in` three times, `in ... turns` twice, and the three fields the diary reads
     assert [d.code for d in checked.diagnostics] == ["E0253"] * 8, show(checked.diagnostics)
+
+
+def test_the_calendars_words_still_name_fields_arguments_and_record_parts(tmp_path: Path) -> None:
+    rules = DIPLOMACY.replace("player { moved: int = 0", "thing Box keyed by code { kinds: int = 0  cycle: int = 0 }\n"
+                              "data Box(code, kinds) { A: 1 }\nplayer { moved: int = 0").replace(
+        'order build "BUILD" {\n', 'order build "BUILD {only}" {\n  only: 1..3\n').replace(
+        "effect { me.built += 1 }", "effect { me.built += only + size([r.only for r in [{only: 1}]]) }")
+    checked = check_text(tmp_path, rules, SEASONS)
+    assert checked.ok and not checked.diagnostics, show(checked.diagnostics)
