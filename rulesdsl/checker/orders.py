@@ -541,6 +541,10 @@ def phases(c: Checking) -> None:
                     env.diags.error(stmt.span, "E0427", f"`{word}` in a phase `at start`: the game is being "
                                     "made, and its starting reports carry no news or messages",
                                     help="say it in the first turn's news, or show it in the report's own fields")
+        if d.at_start and d.kinds:
+            env.diags.error(d.kinds[0][1], "E0254", f"phase `{d.name}` runs `at start`, when the game is made: "
+                            "it runs in no turn, so no kind of turn", help="take out `in ... turns`, or read "
+                            "`calendar.kind` in its body (turn 1's)")
         out.append(ir.Phase(d.name, when, body, d.span.line, d.before_orders, d.at_start,
                             calendar.kinds_of(c, d.kinds, f"phase `{d.name}`"), span=d.span))
     env.runs = runs

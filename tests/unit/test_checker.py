@@ -313,6 +313,7 @@ CASES: dict[str, Case] = {
     "E0251": add(CAL.replace("kinds a, b, c", "kinds a, b, c, d")
                  + 'order o2 "O" {\n  only in d turns  #!\n}\nphase q: run o2\n', "E0251", "in a row of the cycle"),
     "E0252": add("calendar {  #!\n  starts 1901 kinds a cycle { }\n}\n", "E0252", "a row for each period"),
+    "E0254": add(CAL + "phase q at start in a turns { }  #!\n", "E0254", "take out `in ... turns`"),
     "E0253": add("phase q in a turns { }  #!\n", "E0253", "declare the kinds"),
     "W0212": add('phase q {\n  for each b in Box {\n    skip\n    news "x"  #!\n  }\n}\n', "W0212", "remove it"),
     "E0207-numbered": add("thing Unit numbered { size: int = 1 }\nphase q { let u = Unit.X  #!\n}\n", "E0207",
