@@ -10,6 +10,7 @@ import pytest
 import yaml
 
 from rulesdsl.game.folder import GameFolder
+from rulesdsl.runtime.html import default_page
 from rulesdsl.runtime.spec import calendar_date
 from tests.unit.rulestools import check_text, show, write_ruleset
 
@@ -197,3 +198,11 @@ def test_the_calendars_words_still_name_fields_arguments_and_record_parts(tmp_pa
         "effect { me.built += 1 }", "effect { me.built += only + size([r.only for r in [{only: 1}]]) }")
     checked = check_text(tmp_path, rules, SEASONS)
     assert checked.ok and not checked.diagnostics, show(checked.diagnostics)
+
+
+def test_the_default_page_shows_the_date_after_the_turn_number() -> None:
+    game = {"title": "Cold War", "id": "CW-1", "turn": 12, "unit": "turn", "start": False}
+    page = default_page({"game": {**game, "date": "June 1960, reaction"}, "player": {"name": "Ann"}})
+    assert "<h1>Cold War -- game CW-1, turn 12 (June 1960, reaction): Ann</h1>" in page
+    assert "<h1>Cold War -- game CW-1, turn 12: Ann</h1>" in default_page({"game": {**game, "date": ""},
+                                                                      "player": {"name": "Ann"}})
