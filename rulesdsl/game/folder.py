@@ -369,8 +369,8 @@ class GameFolder:
                 progress.stage("reading the state back")
                 started = cls(staging.path).load_game()
                 starting = [p for p in started.all_players if p.active]
-                write_reports(started, starting, staging, f"turns/{start}/reports", "the game was not made", progress)
-                outbox.write_mails(staging.path, started, starting, staging, f"turns/{start}/")
+                write_reports(started, starting, staging, f"turns/{start}/reports", "the game was not made", progress,
+                              outbox.Mailer(staging.path, started, staging, f"turns/{start}/"))
                 if root.exists():
                     root.rmdir()
                 staging.commit()
@@ -535,10 +535,9 @@ class GameFolder:
             staging.write(inbox.SUBMITTED, "".join(f"{a}\n" for a in sent).encode("utf-8"))
             laps.mark("mail")
             players = [p for p in game.all_players if p.active or game.turns[p._key].was_active]
+            mailer = None if dry_run else outbox.Mailer(self.root, game, staging, receipts=filed)
             result.reports = write_reports(game, players, staging, "reports",
-                                           "the turn was not processed, and the game is as it was", progress)
-            if not dry_run:
-                outbox.write_mails(self.root, game, players, staging, receipts=filed)
+                                           "the turn was not processed, and the game is as it was", progress, mailer)
             news = [f"{game.spec.title} {game.meta.get('id', '')}: news of {game.spec.turn_unit} {turn}", ""]
             news += [f"  {item}" for item in game.news_items()] or [f"  A quiet {game.spec.turn_unit}."]
             result.news = staging.write("news.txt", ("\n".join(news) + "\n").encode("utf-8"))
@@ -575,10 +574,12 @@ class GameFolder:
 
 
 def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folder: str,
-                  failed: str, progress: Progress = NULL) -> list[tuple[str, Path]]:
+                  failed: str, progress: Progress = NULL,
+                  mailer: outbox.Mailer | None = None) -> list[tuple[str, Path]]:
     """Each player's report, its text (ACCOUNT-name.txt), its data (.json) and its page (.html), into `folder`
-    of the staging folder; returns (player name, path once committed). A report that fails stops it all: `failed` says
-    what that leaves undone, as the error's first words. `progress` counts the reports as they are written."""
+    of the staging folder, and with `mailer` its mail (game/outbox.py); returns (player name, path once
+    committed). A report that fails stops it all: `failed` says what that leaves undone, as the error's first
+    words. `progress` counts the reports as they are written."""
     staging.mkdir(folder)
     progress.stage("writing the reports", len(players))
     written = []
@@ -606,6 +607,8 @@ def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folde
             except Exception as e:
                 raise GameError(f"{failed}: the HTML report of {p.name} failed: {e}") from None
             staging.write(f"{folder}/{base}.html", page.encode("utf-8"))
+            if mailer is not None:
+                mailer.write(p, text, page)
             written.append((p.name, path))
             progress.advance()
     return written

@@ -172,21 +172,22 @@ def receipts_taken(root: Path, turn: int) -> dict[str, list[tuple[str, str]]]:
     return out
 
 
-def write_mails(root: Path, game: Game, players: list[PlayerBase], staging: Staging, under: str = "",
-                receipts: bool = False) -> None:
-    """Each player's report mail into `under`mail/ of the staging folder, from the reports already written
-    in `under`reports/ (folder.write_reports). `root` is the game folder (its game.yaml and inbox); with
-    `receipts`, the turn ran from the orders intake filed, whose receipts go with the mails."""
-    try:
-        sender = gm_address(root)
-    except GameError as e:
-        raise GameError(f"{e}; the mails could not be written, and nothing was done") from None
-    taken = receipts_taken(root, game.turn) if receipts else {}
-    staging.mkdir(f"{under}{MAIL}")
-    reports = staging.path / f"{under}reports"
-    for p in players:
-        base = report_base(p.account, p.name)
-        text = (reports / f"{base}.txt").read_text(encoding="utf-8")
-        page = (reports / f"{base}.html").read_text(encoding="utf-8")
-        data = report_mail(game, p, text, page, taken.get(p.account, []), sender)
-        staging.write(f"{under}{MAIL}/{base}.eml", data)
+class Mailer:
+    """Each player's report mail into `under`mail/ of the staging folder, given the report's text and page as
+    folder.write_reports makes them (so they are not read back). `root` is the game folder (its game.yaml and
+    inbox); with `receipts`, the turn ran from the orders intake filed, whose receipts go with the mails."""
+
+    def __init__(self, root: Path, game: Game, staging: Staging, under: str = "", receipts: bool = False) -> None:
+        try:
+            self.sender = gm_address(root)
+        except GameError as e:
+            raise GameError(f"{e}; the mails could not be written, and nothing was done") from None
+        self.game = game
+        self.staging = staging
+        self.folder = f"{under}{MAIL}"
+        self.taken = receipts_taken(root, game.turn) if receipts else {}
+        staging.mkdir(self.folder)
+
+    def write(self, player: PlayerBase, text: str, page: str) -> None:
+        data = report_mail(self.game, player, text, page, self.taken.get(player.account, []), self.sender)
+        self.staging.write(f"{self.folder}/{report_base(player.account, player.name)}.eml", data)
