@@ -318,7 +318,7 @@ def _maildir_mail(path: Path, subdirs: list[Path], progress: Progress) -> Iterat
         raise GameError(f"{path}: cannot read the mailbox: {e.strerror or e}") from None
 
 
-def identity(raw: bytes, msg: EmailMessage) -> str:
+def identity(raw: bytes, msg: Message) -> str:
     """What tells one mail from another: its Message-ID, or the sha256 of its bytes."""
     mid = str(msg.get("Message-ID", "") or "").strip()
     mid = re.sub(r"\s+", "", mid)

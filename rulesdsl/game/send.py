@@ -17,7 +17,6 @@ or another send never runs meanwhile.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import smtplib
@@ -25,7 +24,7 @@ import ssl
 from dataclasses import dataclass, field
 from email import policy
 from email.headerregistry import Address
-from email.message import EmailMessage, Message
+from email.message import EmailMessage
 from email.parser import BytesParser
 from email.utils import formatdate, getaddresses
 from pathlib import Path
@@ -34,7 +33,7 @@ from typing import Any
 from rulesdsl.game import inbox
 from rulesdsl.game.disk import LOCK_NAME, GameLock, Wait, append_file
 from rulesdsl.game.errors import GameError
-from rulesdsl.game.intake import OUTBOX
+from rulesdsl.game.intake import OUTBOX, identity
 from rulesdsl.game.outbox import ACCOUNT_HEADER, MAIL, gm_address, usable
 
 SENT = "sent.tsv"
@@ -127,11 +126,6 @@ def _mail_files(root: Path, turns: list[int]) -> list[tuple[Path, bool]]:
     return [(path, report) for _, path, report in sorted(keyed)]
 
 
-def _identity(raw: bytes, msg: Message) -> str:
-    mid = re.sub(r"\s+", "", str(msg.get("Message-ID", "") or ""))
-    return mid or "sha256:" + hashlib.sha256(raw).hexdigest()
-
-
 def _players(root: Path, turn: int) -> dict[str, dict[str, Any]]:
     from rulesdsl.game.folder import read_yaml, turn_name
 
@@ -158,7 +152,7 @@ def pending(root: Path, sender_option: str | None) -> tuple[list[Mail], SendResu
         except OSError as e:
             raise GameError(f"{path}: cannot read: {e.strerror or e}") from None
         # The headers alone tell a mail sent before, most of them in a long game: the body is read only to send.
-        ident = _identity(raw, parser.parsebytes(raw, headersonly=True))
+        ident = identity(raw, parser.parsebytes(raw, headersonly=True))
         if ident in done:
             result.already += 1
             continue
