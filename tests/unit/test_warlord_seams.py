@@ -26,7 +26,7 @@ STUB_PROCEDURES = {
     "generals_learn", "lose_generals", "move_generals", "equip_generals", "general_sight", "generals_return",
     "dig", "research_done", "spy_reports",
     "finish_letters", "meet",
-    "move_rebels", "rebel_attack", "dropouts", "draw_outline",
+    "move_rebels", "dropouts", "draw_outline",
 }
 # Every part-2 order is filled in now (P6's Y and -- were the last): none is a stub any more.
 PART2_ORDERS: set[str] = set()
