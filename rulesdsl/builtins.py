@@ -31,6 +31,9 @@ class Checker(Protocol):
     def grid(self) -> T.ThingT | None:
         """The type of the ruleset's sectors, or None if it declares no grid."""
 
+    def money_places(self) -> int:
+        """The decimal places money keeps (the header's `money "0.1"` is 1; 0 without the setting)."""
+
 
 # The result type of a call whose arguments are checked already; it reports what is wrong with them.
 Typer = Callable[[Checker, tuple[ir.Expr, ...], n.Call], T.Ty]
@@ -120,6 +123,16 @@ def _money(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
 
 
 def _count_of(c: Checker, args: tuple[ir.Expr, ...], node: n.Call) -> T.Ty:
+    places = c.money_places()
+    if places:
+        # An amount with places is no count: `amount(7.4)` would have to drop the .4 without saying so.
+        x = c.shown(node.args[0]) or "m"
+        setting = f"0.{'0' * (places - 1)}1"
+        c.err(node.span, "E0317", f'`amount` takes whole money only, and this ruleset\'s money has places '
+              f'(`money "{setting}"`)',
+              help=f"for whole units as a count write `floor({x} / money(1))` (or `round`, `ceil`); for the "
+                   f"amount as a decimal, `{x} / money(1)`")
+        return T.INT
     return _convert(c, args[0], node, T.MONEY, T.INT)
 
 

@@ -116,6 +116,9 @@ MONEY = Num("money")
 DECIMAL = Num("", True)
 LITERAL = Num(literal=True)
 LITERAL_DEC = Num("", True, True)
+# Under the header's `money "0.1"`, a literal with no more places than money keeps (`7.4`): an amount where it
+# meets money (`cash + 7.4`, `cash: money = 7.4`), a decimal anywhere else (`rate * 7.4`, `let x = 7.4`).
+LITERAL_MONEY = Num("money", False, True)
 BOOL = Simple("bool")
 TEXT = Simple("text")
 NONE = Simple("none")
@@ -140,6 +143,8 @@ def assignable(value: Ty, target: Ty) -> bool:
         return True
     if isinstance(value, Num) and isinstance(target, Num):
         if value.literal:
+            if value.unit == "money":
+                return target.unit == "money" or target.decimal
             return target.decimal or not value.decimal
         return value.unit == target.unit and (target.decimal or not value.decimal)
     if isinstance(target, OptT):
@@ -204,6 +209,11 @@ def arith(op: str, a: Ty, b: Ty) -> Ty | str:
         return ANY
     if not isinstance(a, Num) or not isinstance(b, Num):
         return f"`{op}` needs numbers, not {a.show()} and {b.show()}"
+    # `7.4` is an amount only beside money in a sum or a remainder; a factor or divisor is a plain decimal.
+    if a == LITERAL_MONEY and (op not in ("+", "-", "%") or b.unit != "money" or b.literal):
+        a = LITERAL_DEC
+    if b == LITERAL_MONEY and (op not in ("+", "-", "%") or a.unit != "money" or a.literal):
+        b = LITERAL_DEC
     decimal = a.decimal or b.decimal or op == "/"
     literal = a.literal and b.literal
     if op in ("+", "-", "%"):
@@ -256,6 +266,8 @@ def equatable(a: Ty, b: Ty) -> bool:
 
 def concrete(t: Ty) -> Ty:
     """A literal number settles as int (or decimal) once nothing else decides its unit."""
+    if t == LITERAL_MONEY:
+        return DECIMAL
     if isinstance(t, Num) and t.literal:
         return Num(t.unit, t.decimal)
     if isinstance(t, ListT):

@@ -15,7 +15,7 @@ from typing import Any
 from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
-from rulesdsl.checker import ranges
+from rulesdsl.checker import exprs, ranges
 from rulesdsl.checker.env import (
     PLAYER_BUILTINS,
     RESERVED,
@@ -32,7 +32,9 @@ from rulesdsl.checker.env import (
 from rulesdsl.checker.state import Checking
 from rulesdsl.source import Span
 
-KNOWN_SETTINGS = {"version": str, "turn": str, "game": str}
+KNOWN_SETTINGS = {"version": str, "turn": str, "game": str, "money": str}
+# `money "0.1"`: the smallest amount of money, as written -> the number of decimal places money keeps
+MONEY_SETTINGS = {"1": 0, "0.1": 1, "0.01": 2, "0.001": 3}
 
 
 def collect(c: Checking) -> None:
@@ -197,6 +199,13 @@ def _settings(env: Env, module: n.Module) -> tuple[str, dict[str, Any]]:
         if not isinstance(s.value, str):
             env.diags.error(s.span, "E0205", f"`{s.name}` is a text in quotes")
             continue
+        if s.name == "money":
+            if s.value not in MONEY_SETTINGS:
+                env.diags.error(s.span, "E0255", f'`money "{s.value}"` is not a smallest amount money can have',
+                                help='write `money "1"` (whole amounts, the default), `money "0.1"`, '
+                                     '`money "0.01"` or `money "0.001"`')
+                continue
+            env.money_places = MONEY_SETTINGS[s.value]
         out[s.name] = s.value
     return decls[0].name, out
 
@@ -221,6 +230,11 @@ def const_value(env: Env, e: n.Expr, ty: T.Ty, what: str, calculated: str | None
         return _placeholder(ty)
     if isinstance(ty, T.Num):
         if isinstance(e, n.Number):
+            if isinstance(e.value, Fraction) and ty == T.MONEY and env.money_places:
+                if not exprs.fits_money(e.value, env.money_places):
+                    env.diags.error(e.span, "E0374", exprs.money_places_message(e.value, env.money_places),
+                                    help=exprs.money_places_hint(env.money_places))
+                return e.value
             if isinstance(e.value, Fraction) and not ty.decimal:
                 env.diags.error(e.span, "E0206", f"{what} should be a whole number")
                 return 0

@@ -98,6 +98,7 @@ class Env:
     calendar_kinds: dict[str, bool] | None = None
     calendar_months: bool = False  # its cycle is of months (`calendar.month` is known)
     world_line: int | None = None  # the `world { ... }` block, if the ruleset has one
+    money_places: int = 0  # the header's `money "0.1"` is 1: money keeps that many decimal places
     groups: dict[str, Span] = field(default_factory=dict)  # order groups of `at most N GROUP per turn`
     params: dict[str, ir.Param] = field(default_factory=dict)
     param_spans: dict[str, Span] = field(default_factory=dict)

@@ -12,7 +12,7 @@ from rulesdsl import ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
 from rulesdsl.builtins import BUILTINS, CHANCE, KEYED, KEYS_MOST
-from rulesdsl.checker import flow, making
+from rulesdsl.checker import flow, making, ranges
 from rulesdsl.checker.env import (
     PLAYER_BUILTINS,
     PLAYER_WRITABLE,
@@ -159,6 +159,26 @@ def convert_hint(value: T.Ty, want: T.Ty, node: n.Expr | None) -> str | None:
     return f"money and counts do not mix: `amount({x})` turns money into a count"
 
 
+def fits_money(value: int | Fraction, places: int) -> bool:
+    """Is `value` a whole number of the smallest amount of money (`7.4` under `money "0.1"`)?"""
+    return places > 0 and (Fraction(value) * 10 ** places).denominator == 1
+
+
+def money_setting(places: int) -> str:
+    """The header's setting as written: 1 place is `"0.1"`."""
+    return "1" if places == 0 else f"0.{'0' * (places - 1)}1"
+
+
+def money_places_message(value: int | Fraction | None, places: int) -> str:
+    shown = ranges.number(value) if value is not None else "this amount"
+    return f'{shown} has more places than the ruleset\'s money "{money_setting(places)}"'
+
+
+def money_places_hint(places: int) -> str:
+    return (f"money keeps {places} decimal place{'s' if places > 1 else ''} (`money \"{money_setting(places)}\"` "
+            "in the header): write the amount with no more, or make the header's smallest amount smaller")
+
+
 def literal_number(e: ir.Expr) -> int | Fraction | None:
     """The value of a number written as a literal (`3`, `-2`, `1.5`), or None for anything else."""
     if isinstance(e, ir.UnaryOp) and e.op == "-":
@@ -276,7 +296,15 @@ class ExprChecker:
     def grid(self) -> T.ThingT | None:
         return T.ThingT(self.env.grid.decl.name) if self.env.grid is not None else None
 
+    def money_places(self) -> int:
+        return self.env.money_places
+
     def expect(self, e: ir.Expr, want: T.Ty, span: Span, what: str) -> ir.Expr:
+        places = self.env.money_places
+        if places and e.ty == T.LITERAL_DEC and T.strip_opt(want) == T.MONEY and literal_number(e) is not None:
+            self.err(span, "E0374", money_places_message(literal_number(e), places),
+                     money_places_hint(places))
+            return e
         if not T.assignable(e.ty, want):
             self.err(span, "E0301", f"{what} should be {want.show()}, but this is {e.ty.show()}",
                      self.type_hint(e.ty, want, self._nodes.get(span)))
@@ -349,6 +377,8 @@ class ExprChecker:
         self._nodes[node.span] = node
         if isinstance(node, n.Number):
             lit = T.LITERAL_DEC if not isinstance(node.value, int) else T.LITERAL
+            if lit == T.LITERAL_DEC and fits_money(node.value, self.env.money_places):
+                lit = T.LITERAL_MONEY
             return ir.Const(lit, line, node.value)
         if isinstance(node, n.Text):
             return self.text(node, scope, ctx)
@@ -765,6 +795,14 @@ class ExprChecker:
         if op in ("/", "div", "%") and _is_zero(right):
             self.err(node.right.span, "E0338", "this divides by 0, which stops the turn",
                      help="divide by something that cannot be 0, or test it first with `if`")
+        if self.env.money_places and op in ("+", "-", "%"):
+            # `cash + 0.05` under `money "0.1"`: the literal was meant as an amount, and is not one.
+            for lit, other, lit_node in ((left, right, node.left), (right, left, node.right)):
+                if lit.ty == T.LITERAL_DEC and other.ty == T.MONEY and literal_number(lit) is not None:
+                    self.err(lit_node.span, "E0374", money_places_message(literal_number(lit),
+                                                                          self.env.money_places),
+                             help=money_places_hint(self.env.money_places))
+                    return ir.BinOp(T.MONEY, line, op, left, right)
         res = T.arith(op, left.ty, right.ty)
         if isinstance(res, str):
             self.err(node.span, "E0317", res, help=self._mix_hint(node, left.ty, right.ty))

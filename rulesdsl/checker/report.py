@@ -74,7 +74,7 @@ def report(c: Checking) -> None:
 
 def schemas(c: Checking) -> None:
     """The JSON Schemas of a report and of the state file, from the checked program."""
-    c.program.report_schema = report_schema(c.program.report)
+    c.program.report_schema = report_schema(c.program.report, c.env.money_places)
     c.program.state_schema = state_schema(c.env, c.program.instances)
 
 
@@ -453,21 +453,24 @@ _STATE_DECIMAL: dict[str, Any] = {
 
 
 def schema_of(ty: T.Ty, decimal: dict[str, Any] = _REPORT_DECIMAL,
-              numbered: frozenset[str] = frozenset()) -> dict[str, Any]:
+              numbered: frozenset[str] = frozenset(), money: dict[str, Any] | None = None) -> dict[str, Any]:
     """The JSON Schema of a value of type `ty` as the engine encodes it: things by their keys, and
     decimals as `decimal` says (report data and state files differ only there). In a state file an instance
-    of a `numbered` thing is its number (`3`, or `"3"`) or its owner's account and number (`"ann/3"`)."""
+    of a `numbered` thing is its number (`3`, or `"3"`) or its owner's account and number (`"ann/3"`).
+    `money`: the schema of an amount when the header's `money "0.1"` gives money places (None: whole)."""
     if isinstance(ty, T.ThingT) and ty.name in numbered:
         return {"type": ["string", "integer"]}
     if numbered and isinstance(ty, (T.OptT, T.ListT, T.SetT, T.MapT)):
         inner = ty.inner if isinstance(ty, T.OptT) else ty.value if isinstance(ty, T.MapT) else ty.item
-        made = schema_of(inner, decimal, numbered)
+        made = schema_of(inner, decimal, numbered, money)
         if isinstance(ty, T.OptT):
             return {"anyOf": [made, {"type": "null"}]}
         if isinstance(ty, T.MapT):
             return {"type": "object", "additionalProperties": made}
         return {"type": "array", "items": made}
     if isinstance(ty, T.Num):
+        if money is not None and ty.unit == "money" and not ty.decimal:
+            return dict(money)
         return dict(decimal) if ty.decimal else {"type": "integer"}
     if ty == T.BOOL:
         return {"type": "boolean"}
@@ -476,21 +479,29 @@ def schema_of(ty: T.Ty, decimal: dict[str, Any] = _REPORT_DECIMAL,
     if ty == T.NONE:
         return {"type": "null"}
     if isinstance(ty, T.OptT):
-        return {"anyOf": [schema_of(ty.inner, decimal), {"type": "null"}]}
+        return {"anyOf": [schema_of(ty.inner, decimal, money=money), {"type": "null"}]}
     if isinstance(ty, (T.ListT, T.SetT)):
-        return {"type": "array", "items": schema_of(ty.item, decimal)}
+        return {"type": "array", "items": schema_of(ty.item, decimal, money=money)}
     if isinstance(ty, T.MapT):
-        return {"type": "object", "additionalProperties": schema_of(ty.value, decimal)}
+        return {"type": "object", "additionalProperties": schema_of(ty.value, decimal, money=money)}
     if isinstance(ty, T.RecordT):
-        return {"type": "object", "properties": {k: schema_of(v, decimal) for k, v in ty.fields},
+        return {"type": "object", "properties": {k: schema_of(v, decimal, money=money) for k, v in ty.fields},
                 "required": [k for k, _ in ty.fields], "additionalProperties": False}
     return {}
 
 
-def report_schema(rep: ir.Report | None) -> dict[str, Any]:
+def _state_money(env: Env) -> dict[str, Any] | None:
+    """An amount in a state file or scenario when money has places: a number (`7.4`) or its text; whether it
+    has too many places is the decoder's to say, with the path."""
+    return {"anyOf": [{"type": "number"}, {"type": "string"}]} if env.money_places else None
+
+
+def report_schema(rep: ir.Report | None, money_places: int = 0) -> dict[str, Any]:
     props = {k: schema_of(v) for k, v in BUILTIN_FIELDS.items()}
+    # An amount with places is shown as its text in the report (`"7.4"`), as a decimal is.
+    money = _REPORT_DECIMAL if money_places else None
     if rep is not None:
-        props.update({k: schema_of(T.concrete(e.ty)) for k, e in rep.fields})
+        props.update({k: schema_of(T.concrete(e.ty), money=money) for k, e in rep.fields})
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "player report",
             "type": "object", "properties": props, "required": sorted(props), "additionalProperties": False}
 
@@ -507,7 +518,7 @@ def grid_schema(env: Env) -> dict[str, Any]:
     props: dict[str, Any] = {}
     for name, f in env.things[grid].fields.items():
         sparse = {"type": "object", "propertyNames": {"pattern": f"^{digits}$"},
-                  "additionalProperties": schema_of(f.ty, _STATE_DECIMAL)}
+                  "additionalProperties": schema_of(f.ty, _STATE_DECIMAL, money=_state_money(env))}
         if name in drawn:
             props[name] = {"anyOf": [{"type": "string"}, sparse]}
         elif (isinstance(f.ty, T.SetT) and isinstance(f.ty.item, T.ThingT) and f.ty.item.name != grid
@@ -530,7 +541,7 @@ def state_schema(env: Env, instances: dict[str, list[ir.Instance]]) -> dict[str,
     numbered = frozenset(name for name, info in env.things.items() if info.numbered)
 
     def fields_schema(fields: dict[str, ir.FieldDef], extra: dict[str, Any]) -> dict[str, Any]:
-        props = {k: schema_of(f.ty, _STATE_DECIMAL, numbered) for k, f in fields.items()}
+        props = {k: schema_of(f.ty, _STATE_DECIMAL, numbered, _state_money(env)) for k, f in fields.items()}
         props.update(extra)
         return {"type": "object", "properties": props, "additionalProperties": False}
 
@@ -556,7 +567,7 @@ def state_schema(env: Env, instances: dict[str, list[ir.Instance]]) -> dict[str,
                         "additionalProperties": fields_schema(info.fields, {})}
     params = {}
     for pname, p in env.params.items():
-        params[pname] = schema_of(p.ty, _STATE_DECIMAL)
+        params[pname] = schema_of(p.ty, _STATE_DECIMAL, money=_state_money(env))
     # A section only for a ruleset with a `world` block: elsewhere `world:` is an unknown section.
     world = {"world": fields_schema(env.world_fields, {})} if env.world_line is not None else {}
     world_required = [k for k, f in env.world_fields.items() if f.from_scenario]

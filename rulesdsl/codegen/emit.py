@@ -11,6 +11,7 @@ import functools
 import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from typing import Any
 
@@ -22,9 +23,23 @@ from rulesdsl.codegen.writer import Writer, comment_text
 from rulesdsl.runtime import exported
 
 
+# The money places of the program being generated (the header's `money "0.1"` is 1): amounts are then
+# Fractions, not ints, so a module-level test of "a value that is a Python int" (`_whole`) must know it.
+_PLACES: ContextVar[int] = ContextVar("money_places", default=0)
+
+
+def money_places(program: ir.Program) -> int:
+    """The header's smallest amount as a number of decimal places: "0.1" is 1; "1" (the default) is 0."""
+    setting = str(program.settings.get("money", "1"))
+    return len(setting.split(".", 1)[1]) if "." in setting else 0
+
+
 def type_desc(ty: T.Ty) -> tuple[Any, ...]:
     if isinstance(ty, T.Num):
-        return ("decimal",) if ty.decimal else ("money",) if ty.unit == "money" else ("int",)
+        if not ty.decimal and ty.unit == "money":
+            places = _PLACES.get()
+            return ("money", places) if places else ("money",)
+        return ("decimal",) if ty.decimal else ("int",)
     if ty == T.BOOL:
         return ("bool",)
     if ty == T.TEXT:
@@ -223,6 +238,8 @@ class Emitter:
                     return f"{self.rt('Fraction')}({self.ex(e.left)}, {self.ex(e.right)})"
                 return f"{self.rt('div')}({self.ex(e.left)}, {self.ex(e.right)})"
             if e.op == "div":
+                if _money(e.ty):
+                    return f"{self.rt('money_div')}({self.ex(e.left)}, {self.ex(e.right)}, {_PLACES.get()})"
                 return f"{self.rt('intdiv')}({self.ex(e.left)}, {self.ex(e.right)})"
             op = e.op
             if op in ("==", "!=") and (_is_thing(e.left.ty) or _is_thing(e.right.ty)):
@@ -261,11 +278,18 @@ class Emitter:
                 pieces.append(_fstring_text(p))
                 continue
             code = self.ex(p)
+            if _money(p.ty):
+                code = f"{self.rt('fmt_money')}({code}, {_PLACES.get()})"
             if any(c in code for c in _NOT_IN_FSTRING) or "!" in code.replace("!=", ""):
-                parts = ", ".join(repr(q) if isinstance(q, str) else self.ex(q) for q in e.parts)
+                parts = ", ".join(repr(q) if isinstance(q, str) else self.money_text(q) for q in e.parts)
                 return f"{self.rt('interp')}({parts})"
             pieces.append(f"{{{code}}}" if p.ty == T.TEXT or _whole(p.ty) else f"{{{self.rt('fmt')}({code})}}")
         return f'f"{"".join(pieces)}"'
+
+    def money_text(self, e: ir.Expr) -> str:
+        """A value in a text: an amount with places as `fmt_money` writes it, anything else as it is."""
+        code = self.ex(e)
+        return f"{self.rt('fmt_money')}({code}, {_PLACES.get()})" if _money(e.ty) else code
 
     def sub(self, e: ir.Expr, outer: int, strict: bool) -> str:
         """An operand: in parentheses only where Python's precedence would read it otherwise."""
@@ -314,6 +338,10 @@ class Emitter:
         """A builtin function's call, as its entry in `rulesdsl.builtins` writes it."""
         b = BUILTINS[e.func]
         a = [self.ex(x) for x in e.args]
+        if e.func in ("round", "floor", "ceil") and _money(e.ty):
+            return f"{self.rt('money_' + e.func)}({a[0]}, {_PLACES.get()})"  # to the smallest amount
+        if e.func == "text" and _money(e.args[0].ty):
+            return f"{self.rt('fmt_money')}({a[0]}, {_PLACES.get()})"
         if e.func == "size" and isinstance(e.args[0], ir.Special) and e.args[0].name == "players":
             a = ["g.players_read()"]  # only counted: the game's own list, not a copy
         fills = {"args": ", ".join(a), "extra": repr(e.extra)}
@@ -1008,6 +1036,9 @@ class Emitter:
                 fields = [(name, e, self.ex(e)) for name, e, _ in fields]
                 w.line("out = {}")
             for name, e, code in fields:
+                shape = _money_shape(e.ty)
+                if shape is not None:
+                    code = f"{self.rt('show_money')}({code}, {shape!r}, {_PLACES.get()})"
                 w.line(f"out[{name!r}] = {code}", e.line)
             w.line("return out")
             if rep is not None and _remembered(self.p):
@@ -1556,8 +1587,30 @@ def _plain_type(ty: T.Ty) -> bool:
 
 
 def _whole(ty: T.Ty) -> bool:
-    """A type whose values are Python ints: a number that is not a decimal."""
-    return isinstance(ty, T.Num) and not ty.decimal
+    """A type whose values are Python ints: a number that is not a decimal, nor money with places."""
+    return isinstance(ty, T.Num) and not ty.decimal and not (ty.unit == "money" and _PLACES.get())
+
+
+def _money(ty: T.Ty) -> bool:
+    """Money kept to places (the header's `money "0.1"`): a Fraction that shows with exactly that many."""
+    return ty == T.MONEY and _PLACES.get() > 0
+
+
+def _money_shape(ty: T.Ty) -> Any:
+    """Where a report value of type `ty` holds amounts with places, as `show_money` reads it; None: nowhere."""
+    ty = T.strip_opt(ty)
+    if isinstance(ty, T.Num):
+        return "m" if _money(ty) else None
+    if isinstance(ty, (T.ListT, T.SetT)):
+        inner = _money_shape(ty.item)
+        return None if inner is None else ("list", inner)
+    if isinstance(ty, T.MapT):
+        inner = _money_shape(ty.value)
+        return None if inner is None else ("map", inner)
+    if isinstance(ty, T.RecordT):
+        parts = tuple((k, _money_shape(v)) for k, v in ty.fields)
+        return ("rec", parts) if any(p is not None for _, p in parts) else None
+    return None
 
 
 def _compare(key: str, op: str, bound: Any, whole: bool, used: set[str]) -> str:
@@ -1615,4 +1668,8 @@ def _pyjson(value: Any) -> str:
 
 
 def generate(program: ir.Program) -> str:
-    return Emitter(program).module()
+    token = _PLACES.set(money_places(program))
+    try:
+        return Emitter(program).module()
+    finally:
+        _PLACES.reset(token)

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from rulesdsl.runtime.codec import Amount
 from rulesdsl.runtime.gridstate import Rows, Runs
 from rulesdsl.runtime.unitstate import Row
 
@@ -193,6 +194,14 @@ def _flow_row(dumper: Any, row: Row) -> yaml.Node:
 
 
 _Dumper.add_representer(Row, _flow_row)
+
+
+def _amount(dumper: Any, amount: Amount) -> yaml.Node:
+    # An amount with places is written as the designer writes it, a plain number (`7.4`), not a quoted text.
+    return dumper.represent_scalar("tag:yaml.org,2002:float", str(amount))
+
+
+_Dumper.add_representer(Amount, _amount)
 
 
 def dump_text(data: Any) -> str:

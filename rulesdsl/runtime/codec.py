@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from rulesdsl.runtime import unitstate
-from rulesdsl.runtime.core import Thing
+from rulesdsl.runtime.core import Thing, fmt_money
 from rulesdsl.runtime.spec import FieldSpec, TypeDesc
 
 if TYPE_CHECKING:
@@ -20,6 +20,15 @@ if TYPE_CHECKING:
 # numerator and denominator get more room, since exact arithmetic over many turns makes them long.
 MAX_INT = 10 ** 18 - 1
 MAX_DECIMAL_TEXT = 1000
+
+
+class Amount(str):
+    """An amount of money with places as a state file writes it (`7.4`, `12.0`): a number to YAML, exact as text."""
+
+
+def money_setting(places: int) -> str:
+    """The header's setting that keeps `places` decimal places: 1 is "0.1"."""
+    return "1" if places == 0 else f"0.{'0' * (places - 1)}1"
 
 
 class StateError(Exception):
@@ -55,6 +64,8 @@ def encode(value: Any, ty: TypeDesc) -> Any:
     if kind == "decimal":
         f = Fraction(value)
         return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+    if kind == "money" and len(ty) > 1:
+        return Amount(fmt_money(value, ty[1]))
     if kind == "thing":
         return value._key
     if kind == "opt":
@@ -72,6 +83,8 @@ def decode(g: Game, value: Any, ty: TypeDesc, path: str) -> Any:
         return None if value is None else decode(g, value, ty[1], path)
     if value is None:
         raise StateError(path, "a value is needed here")
+    if kind == "money" and len(ty) > 1:
+        return decode_amount(value, ty[1], path)
     if kind in ("int", "money"):
         if isinstance(value, bool) or not isinstance(value, int):
             raise StateError(path, f"expected a whole number, not {shown(value)}")
@@ -117,6 +130,25 @@ def decode(g: Game, value: Any, ty: TypeDesc, path: str) -> Any:
             out[key._key] = decode(g, v, ty[2], f"{path}.{k}")
         return canonical_map(g, ty[1], out)
     raise AssertionError(f"unknown type {ty}")
+
+
+def decode_amount(value: Any, places: int, path: str) -> Fraction | int:
+    """An amount under the header's `money "0.1"`: a number (or its text) with at most `places` places."""
+    if isinstance(value, Fraction):
+        f = value  # a data row's value, as the generated module holds it
+    else:
+        text = str(value) if isinstance(value, (int, float, str)) and not isinstance(value, bool) else ""
+        if len(text) > MAX_DECIMAL_TEXT:
+            raise StateError(path, f"a number of more than {MAX_DECIMAL_TEXT} characters is out of range")
+        try:
+            f = Fraction(text.strip())
+        except (ValueError, ZeroDivisionError, OverflowError):
+            raise StateError(path, f"expected an amount of money, not {shown(value)}") from None
+    if (f * 10 ** places).denominator != 1:
+        raise StateError(path, f"{value} has more places than the ruleset's money \"{money_setting(places)}\"")
+    if abs(f) > MAX_INT:
+        raise StateError(path, "an amount of more than 18 digits is out of range")
+    return f.numerator if f.denominator == 1 else f
 
 
 def shown(value: Any) -> str:

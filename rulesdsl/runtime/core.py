@@ -443,6 +443,58 @@ def to_ceil(x: Any) -> int:
     return math.ceil(x)
 
 
+# ---- money with places (the header's `money "0.1"`): amounts are exact Fractions, whole multiples of the
+# smallest amount; `places` is how many decimal places that is (1 for "0.1"). A ruleset without the setting
+# never calls these: its money stays int.
+
+def money_round(x: Any, places: int) -> Any:
+    """`round` of an amount: to the nearest smallest amount, halves away from zero."""
+    scale = 10 ** places
+    return Fraction(to_round(Fraction(x) * scale), scale)
+
+
+def money_floor(x: Any, places: int) -> Any:
+    scale = 10 ** places
+    return Fraction(math.floor(Fraction(x) * scale), scale)
+
+
+def money_ceil(x: Any, places: int) -> Any:
+    scale = 10 ** places
+    return Fraction(math.ceil(Fraction(x) * scale), scale)
+
+
+def money_div(a: Any, b: Any, places: int) -> Any:
+    """`money div int`: rounded down to the smallest amount, as `div` rounds a whole amount down to a unit."""
+    return money_floor(Fraction(a) / Fraction(b), places)
+
+
+def fmt_money(x: Any, places: int) -> str:
+    """An amount with exactly `places` decimal places, as a designer writes it: `7.4`, `12.0`, `-0.5`."""
+    f = Fraction(x) * 10 ** places
+    n = f.numerator // f.denominator if f.denominator == 1 else to_round(f)
+    sign, n = ("-", -n) if n < 0 else ("", n)
+    whole, part = divmod(n, 10 ** places)
+    return f"{sign}{whole}.{part:0{places}d}"
+
+
+def show_money(value: Any, shape: Any, places: int) -> Any:
+    """A report value whose type holds money, with each amount as `fmt_money` writes it; `shape` says where the
+    amounts are: "m" an amount, ("list", S), ("opt", S), ("map", S), ("rec", ((name, S), ...)), None none."""
+    if value is None or shape is None:
+        return value
+    if shape == "m":
+        return fmt_money(value, places)
+    kind = shape[0]
+    if kind == "opt":
+        return show_money(value, shape[1], places)
+    if kind == "list":
+        return [show_money(v, shape[1], places) for v in value]
+    if kind == "map":
+        return {k: show_money(v, shape[1], places) for k, v in value.items()}
+    parts = dict(shape[1])
+    return {k: show_money(v, parts.get(k), places) for k, v in value.items()}
+
+
 def truncate(s: str, n: int) -> str:
     return s[: max(0, n)]
 

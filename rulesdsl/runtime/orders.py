@@ -11,9 +11,11 @@ import re
 import unicodedata
 import weakref
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Protocol
 
-from rulesdsl.runtime.core import OrderRec, PlayerBase, Thing
+from rulesdsl.runtime.codec import money_setting
+from rulesdsl.runtime.core import OrderRec, PlayerBase, Thing, fmt_money
 from rulesdsl.runtime.spec import OrderSpec, PolicySpec
 from rulesdsl.runtime.syntax import (
     KEYWORD,
@@ -35,6 +37,7 @@ MAX_DIGITS = 18
 SHOWN_LONG = 60  # how much of a line longer than MAX_LINE is echoed
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
+_AMOUNT = re.compile(r"([+-]?[0-9]+)(?:\.([0-9]+))?")
 _WORD_END = re.compile(r"[, \t]")
 # Between two items of a `spaced` list: a `+` with any spaces round it, or spaces alone.
 _SPACED_ITEMS = re.compile(r"[ \t]*\+[ \t]*|[ \t]+")
@@ -227,6 +230,8 @@ def read_arg(g: GameView, ty: tuple[Any, ...], raw: str, name: str,
     kind = ty[0]
     if kind == "list":
         return _read_list(g, ty[1], raw, name, player)
+    if kind == "money" and len(ty) > 1:
+        return read_amount(raw, name, ty[1])
     if kind in ("int", "money"):
         return read_whole(raw, name)
     if kind == "text":
@@ -293,6 +298,24 @@ def read_whole(raw: str, name: str) -> tuple[int | None, str | None]:
     return (-int(digits or "0") if raw[0] == "-" else int(digits or "0")), None
 
 
+def read_amount(raw: str, name: str, places: int) -> tuple[Any, str | None]:
+    """An amount as a player writes it under the header's `money "0.1"` (`12`, `12.5`, `-0.5`), or why not."""
+    fit = _AMOUNT.fullmatch(raw)
+    if fit is None:
+        example = "12." + "5".rjust(places, "0")
+        return None, f"{name} must be an amount, like {example}, not \"{raw if len(raw) <= SHOWN_LONG else raw[:SHOWN_LONG] + '...'}\""
+    whole, part = fit.group(1), fit.group(2) or ""
+    if len(part) > places:
+        return None, (f"{name} has more places than the game's money, which counts to "
+                      f"{money_setting(places)}: \"{raw}\"")
+    number, reason = read_whole(whole, name)
+    if number is None:
+        return None, reason
+    f = Fraction(int(part.ljust(places, "0")), 10 ** places) if part else Fraction(0)
+    value = (abs(number) + f) * (-1 if whole.startswith("-") else 1)
+    return (value.numerator if value.denominator == 1 else value), None
+
+
 def _read_numbered(store: Any, raw: str, name: str, player: PlayerBase | None) -> tuple[Any, str | None]:
     """The number of an instance of a numbered thing, as written: looked up only when the order is carried
     out (Game.resolve), so that an order may name an instance an earlier phase of the same turn makes. Only a
@@ -325,10 +348,12 @@ def _read_list(g: GameView, item: tuple[Any, ...], raw: str, name: str,
 def _check_range(g: GameView, a: Any, value: int) -> str | None:
     lo = a.low(g) if a.low is not None else None
     hi = a.high(g) if a.high is not None else None
-    if lo is not None and value < lo:
-        return f"{a.name} must be at least {lo}" + (f" and at most {hi}" if hi is not None else "")
-    if hi is not None and value > hi:
-        return f"{a.name} must be at most {hi}" + (f" and at least {lo}" if lo is not None else "")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        places = a.type[1] if a.type[0] == "money" and len(a.type) > 1 else None
+        lo_text, hi_text = (b if places is None or b is None else fmt_money(b, places) for b in (lo, hi))
+        if lo is not None and value < lo:
+            return f"{a.name} must be at least {lo_text}" + (f" and at most {hi_text}" if hi is not None else "")
+        return f"{a.name} must be at most {hi_text}" + (f" and at least {lo_text}" if lo is not None else "")
     return None
 
 
