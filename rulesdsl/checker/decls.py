@@ -201,9 +201,10 @@ def _settings(env: Env, module: n.Module) -> tuple[str, dict[str, Any]]:
             continue
         if s.name == "money":
             if s.value not in MONEY_SETTINGS:
-                env.diags.error(s.span, "E0255", f'`money "{s.value}"` is not a smallest amount money can have',
-                                help='write `money "1"` (whole amounts, the default), `money "0.1"`, '
-                                     '`money "0.01"` or `money "0.001"`')
+                env.diags.error(s.span, "E0255", f'`money "{s.value}"`: the smallest amount of money is "1", '
+                                '"0.1", "0.01" or "0.001"',
+                                help='money is a whole number of the smallest amount: for cents write `money "0.01"`; '
+                                     'leave the setting out for whole amounts')
                 continue
             env.money_places = MONEY_SETTINGS[s.value]
         out[s.name] = s.value

@@ -22,7 +22,6 @@ from rulesdsl.codegen import names
 from rulesdsl.codegen.writer import Writer, comment_text
 from rulesdsl.runtime import exported
 
-
 # The money places of the program being generated (the header's `money "0.1"` is 1): amounts are then
 # Fractions, not ints, so a module-level test of "a value that is a Python int" (`_whole`) must know it.
 _PLACES: ContextVar[int] = ContextVar("money_places", default=0)

@@ -303,7 +303,8 @@ def read_amount(raw: str, name: str, places: int) -> tuple[Any, str | None]:
     fit = _AMOUNT.fullmatch(raw)
     if fit is None:
         example = "12." + "5".rjust(places, "0")
-        return None, f"{name} must be an amount, like {example}, not \"{raw if len(raw) <= SHOWN_LONG else raw[:SHOWN_LONG] + '...'}\""
+        shown_raw = raw if len(raw) <= SHOWN_LONG else raw[:SHOWN_LONG] + "..."
+        return None, f"{name} must be an amount, like {example}, not \"{shown_raw}\""
     whole, part = fit.group(1), fit.group(2) or ""
     if len(part) > places:
         return None, (f"{name} has more places than the game's money, which counts to "

@@ -315,6 +315,14 @@ CASES: dict[str, Case] = {
     "E0252": add("calendar {  #!\n  starts 1901 kinds a cycle { }\n}\n", "E0252", "a row for each period"),
     "E0254": add(CAL + "phase q at start in a turns { }  #!\n", "E0254", "take out `in ... turns`"),
     "E0253": add("phase q in a turns { }  #!\n", "E0253", "declare the kinds"),
+    "E0255": edit('ruleset "T" { version "1" turn "turn" }', 'ruleset "T" { version "1" turn "turn" money "0.5" }  #!',
+                  "E0255", "for cents"),
+    "E0374": Case(
+        "E0374", BASE.replace('turn "turn" }', 'turn "turn" money "0.1" }', 1)
+        + "param fee: money = 2.25  #!\nphase q { for each b in Box { let v = fee } }\n", hint="1 decimal place"),
+    "E0317-amount-places": Case("E0317", BASE.replace('turn "turn" }', 'turn "turn" money "0.1" }', 1)
+                                + "param fee: money = 2.5\nphase q { let v = amount(fee)  #!\n}\n",
+                                hint="floor(fee / money(1))"),
     "W0212": add('phase q {\n  for each b in Box {\n    skip\n    news "x"  #!\n  }\n}\n', "W0212", "remove it"),
     "E0207-numbered": add("thing Unit numbered { size: int = 1 }\nphase q { let u = Unit.X  #!\n}\n", "E0207",
                           "by its number"),
