@@ -48,7 +48,8 @@ def _thing_table(env: Env, t: ir.Table) -> None:
 
 def _range_table(env: Env, t: ir.Table) -> None:
     pt = t.param_types[0]
-    whole = not (isinstance(pt, T.Num) and pt.decimal)
+    # Money with places (`money "0.1"`) is not whole: 3.5 falls between `1 to 3` and `4 to 6`.
+    whole = not (isinstance(pt, T.Num) and (pt.decimal or (pt.unit == "money" and env.money_places > 0)))
     complete = t.all_read  # only then can a gap be told from a row left unread
     fixed: list[tuple[Keys, Span]] = []
     # In the order written, which the messages follow (of two equal rows, the second is the one reported).

@@ -249,7 +249,9 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
         _refuse(env, values)
         return ir.Table(d.name, "range", ptypes, result, (), d.span.line, span=d.span, all_read=False)
     pt = ptypes[0]
-    integer = not pt.decimal
+    # Money with places (`money "0.1"`) is not whole: 3.5 falls between `1 to 3` and `4 to 6`, so its rows are
+    # checked for gaps as a decimal key's are.
+    integer = not pt.decimal and not (pt.unit == "money" and env.money_places)
     intervals: list[tuple[Bound, bool, Bound, bool, ir.RowSpan, ir.Expr]] = []
     all_read = True  # a row whose keys are unknown may be meant for a gap: phase 3 then says none
     for row, v in zip(d.rows, values, strict=True):

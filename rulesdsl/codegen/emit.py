@@ -906,7 +906,7 @@ class Emitter:
                     rows = ", ".join(f"({self.bound(lo) if lo is not None else 'None'}, {lo_open!r}, "
                                      f"{self.bound(hi) if hi is not None else 'None'}, {hi_open!r})"
                                      for (lo, lo_open, hi, hi_open), _ in t.rows)
-                    whole = f", whole={not t.param_types[0].decimal!r}"  # type: ignore[attr-defined]
+                    whole = f", whole={_whole(t.param_types[0])!r}"
                 w.line(f"TableCheckSpec(table={t.name!r}, kind={t.kind!r}, params={t.decided_by!r}, "
                        f"rows=lambda g: ({rows},){whole}),")
         w.line("),")

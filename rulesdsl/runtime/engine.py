@@ -35,6 +35,7 @@ from rulesdsl.runtime.core import (
     TooManyRounds,
     Window,
     WorldBase,
+    fmt_money,
     key_text,
     unchanging,
 )
@@ -123,6 +124,9 @@ class Game:
         self.mail = MailReader(spec, self.reader)
         self.pay_attr = spec.player_attr(spec.policy.pay_field)
         self.budget_attr = spec.player_attr(spec.policy.budget_field)
+        # The places of the paying field's amounts (`money "0.1"`: 1), so that a refusal writes 7.4, not 37/5.
+        pay_type = next((f.type for f in spec.player_fields if f.name == spec.policy.pay_field), ("money",))
+        self.pay_places: int | None = pay_type[1] if pay_type[0] == "money" and len(pay_type) > 1 else None
         # per turn
         self._news: list[str] = []
         self.turns: dict[str, PlayerTurn] = {}
@@ -471,7 +475,9 @@ class Game:
         if reason is None and cost and pay:
             have = getattr(me, pay)
             if cost > have:
-                reason = f"not enough {self.spec.policy.pay_field}: it costs {cost} and you have {have}"
+                costs, owned = ((cost, have) if self.pay_places is None else
+                                (fmt_money(cost, self.pay_places), fmt_money(have, self.pay_places)))
+                reason = f"not enough {self.spec.policy.pay_field}: it costs {costs} and you have {owned}"
             else:
                 setattr(me, pay, have - cost)
         if reason is None and spec.effect is not None:

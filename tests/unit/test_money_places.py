@@ -22,7 +22,15 @@ param tax_pct: int = 20
 thing Shop keyed by code { price: money }
 data Shop(code, price) { A: 1.5  B: 12.0 }
 player { cash: money = 10.0  spent: money = 0  log: list of text }
-orders { header "{account}", "{code}" }
+orders {
+  header "{account}", "{code}"
+  pay from cash
+}
+order buy "BUY {s}" {
+  s: Shop
+  cost s.price
+  effect { add "bought {s.code} for {s.price}" to me.log }
+}
 order pay "PAY {cash}" {
   cash: money from 0.1 to 50.5
   effect {
@@ -45,7 +53,7 @@ order drip "DRIP {n}" {
     for each i in 1..n { me.cash += 0.1 }
   }
 }
-phase orders: run pay, tax, drip together
+phase orders: run pay, tax, drip, buy together
 phase income {
   for each p in players { p.cash += fee + 0.1 }
 }
@@ -61,6 +69,7 @@ report {
 TEMPLATE = '''cash {{ cash }} spent {{ spent }} prices {{ prices|join(",") }}
 {% for l in log %}{{ l }}
 {% endfor %}{% for o in orders.refused %}refused {{ o.text }}: {{ o.reason }}
+{% endfor %}{% for o in orders.used if o.reason %}failed {{ o.text }}: {{ o.reason }}
 {% endfor %}'''
 
 
@@ -143,4 +152,23 @@ def test_a_money_literal_needs_the_setting_for_its_places(tmp_path: Path) -> Non
     # `rate * 0.25` is a decimal factor, not an amount: no places to count
     checked = check_text(tmp_path / "c", RULES.replace("round(me.cash * tax_pct / 100)", "round(me.cash * 0.25)"),
                          TEMPLATE)
+    assert checked.ok, show(checked.diagnostics)
+
+
+def test_an_order_that_costs_more_than_the_player_has_is_refused_with_both_amounts(tmp_path: Path) -> None:
+    folder = start(tmp_path, 11.9)
+    report, _ = turn(folder, tmp_path, "BUY A", "BUY B")
+    assert "bought A for 1.5" in report
+    assert "failed BUY B: not enough cash: it costs 12.0 and you have 10.4" in report
+    assert report.startswith("cash 17.9 ")  # 11.9 - 1.5 + 7.5: B's 12.0 was more than the 10.4 left
+
+
+def test_a_range_table_of_money_with_places_has_no_whole_number_gaps(tmp_path: Path) -> None:
+    table = "table band(m: money) -> int { below 1: 0, 1 to 3: 1, 4 to 6: 2, from 7: 3 }\n"
+    banding = "phase banding { for each p in players { p.spent += money(band(p.cash)) } }\n"
+    text = RULES.replace("report {", table + banding + "report {")
+    checked = check_text(tmp_path / "gap", text, TEMPLATE)
+    assert "E0225" in [d.code for d in checked.diagnostics], show(checked.diagnostics)  # 3.5 is in no row
+    fixed = text.replace("1 to 3: 1, 4 to 6: 2, from 7: 3", "from 1 below 4: 1, from 4 below 7: 2, from 7: 3")
+    checked = check_text(tmp_path / "ok", fixed, TEMPLATE)
     assert checked.ok, show(checked.diagnostics)
