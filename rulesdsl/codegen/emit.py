@@ -276,19 +276,18 @@ class Emitter:
             if isinstance(p, str):
                 pieces.append(_fstring_text(p))
                 continue
-            code = self.ex(p)
-            if _money(p.ty):
-                code = f"{self.rt('fmt_money')}({code}, {_PLACES.get()})"
+            code = self.money_text(p)
             if any(c in code for c in _NOT_IN_FSTRING) or "!" in code.replace("!=", ""):
                 parts = ", ".join(repr(q) if isinstance(q, str) else self.money_text(q) for q in e.parts)
                 return f"{self.rt('interp')}({parts})"
-            pieces.append(f"{{{code}}}" if p.ty == T.TEXT or _whole(p.ty) else f"{{{self.rt('fmt')}({code})}}")
+            as_is = p.ty == T.TEXT or _whole(p.ty) or _money(T.strip_opt(p.ty))  # an amount is text already
+            pieces.append(f"{{{code}}}" if as_is else f"{{{self.rt('fmt')}({code})}}")
         return f'f"{"".join(pieces)}"'
 
     def money_text(self, e: ir.Expr) -> str:
         """A value in a text: an amount with places as `fmt_money` writes it, anything else as it is."""
         code = self.ex(e)
-        return f"{self.rt('fmt_money')}({code}, {_PLACES.get()})" if _money(e.ty) else code
+        return f"{self.rt('fmt_money')}({code}, {_PLACES.get()})" if _money(T.strip_opt(e.ty)) else code
 
     def sub(self, e: ir.Expr, outer: int, strict: bool) -> str:
         """An operand: in parentheses only where Python's precedence would read it otherwise."""
@@ -339,7 +338,7 @@ class Emitter:
         a = [self.ex(x) for x in e.args]
         if e.func in ("round", "floor", "ceil") and _money(e.ty):
             return f"{self.rt('money_' + e.func)}({a[0]}, {_PLACES.get()})"  # to the smallest amount
-        if e.func == "text" and _money(e.args[0].ty):
+        if e.func == "text" and _money(T.strip_opt(e.args[0].ty)):
             return f"{self.rt('fmt_money')}({a[0]}, {_PLACES.get()})"
         if e.func == "size" and isinstance(e.args[0], ir.Special) and e.args[0].name == "players":
             a = ["g.players_read()"]  # only counted: the game's own list, not a copy

@@ -469,7 +469,10 @@ def money_div(a: Any, b: Any, places: int) -> Any:
 
 
 def fmt_money(x: Any, places: int) -> str:
-    """An amount with exactly `places` decimal places, as a designer writes it: `7.4`, `12.0`, `-0.5`."""
+    """An amount with exactly `places` decimal places, as a designer writes it: `7.4`, `12.0`, `-0.5`; an
+    optional amount that is none reads "none", as `fmt` writes it."""
+    if x is None:
+        return "none"
     f = Fraction(x) * 10 ** places
     n = f.numerator // f.denominator if f.denominator == 1 else to_round(f)
     sign, n = ("-", -n) if n < 0 else ("", n)

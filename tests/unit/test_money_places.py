@@ -21,7 +21,7 @@ param fee: money = 7.4
 param tax_pct: int = 20
 thing Shop keyed by code { price: money }
 data Shop(code, price) { A: 1.5  B: 12.0 }
-player { cash: money = 10.0  spent: money = 0  log: list of text }
+player { cash: money = 10.0  spent: money = 0  last: money?  log: list of text }
 orders {
   header "{account}", "{code}"
   pay from cash
@@ -36,7 +36,8 @@ order pay "PAY {cash}" {
   effect {
     me.cash -= cash
     me.spent += cash
-    add "paid {cash} of {me.cash + cash}" to me.log
+    add "paid {cash} of {me.cash + cash}, last {me.last}" to me.log
+    me.last = cash
   }
 }
 order tax "TAX" {
@@ -96,13 +97,15 @@ def test_amounts_show_with_their_places_and_percentages_round_to_the_smallest_am
     # 20.5 - 2.5 = 18.0; 20% of it 3.6; 14.4 / 3 = 4.8 exactly; then the income 7.4 + 0.1
     assert report.splitlines()[:3] == [
         "cash 21.9 spent 2.5 prices 1.5,12.0",
-        "paid 2.5 of 20.5",
+        "paid 2.5 of 20.5, last none",
         "taxed 3.6, floor 4.8, ceil 4.8, div 4.8, text 7.4",
     ]
     report, _ = turn(folder, tmp_path, "PAY 0.1", "TAX")
+    assert "paid 0.1 of 21.9, last 2.5" in report
     # 21.8 * 20% = 4.36 -> 4.4; 17.4 / 3 = 5.8
     assert "taxed 4.4, floor 5.8, ceil 5.8, div 5.8, text 7.4" in report
     report, _ = turn(folder, tmp_path, "PAY 1", "TAX")
+    assert "paid 1.0 of 24.9, last 0.1" in report  # `PAY 1` reads 1.0 in a text, as every amount does
     # 24.9 - 1 = 23.9; 20% = 4.78 -> 4.8; 19.1 / 3 = 6.3666..: floor 6.3, ceil 6.4, div 6.3
     assert "taxed 4.8, floor 6.3, ceil 6.4, div 6.3, text 7.4" in report
 
