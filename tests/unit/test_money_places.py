@@ -4,6 +4,7 @@ more places; played end to end through a game folder."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -108,6 +109,13 @@ def test_amounts_show_with_their_places_and_percentages_round_to_the_smallest_am
     assert "paid 1.0 of 24.9, last 0.1" in report  # `PAY 1` reads 1.0 in a text, as every amount does
     # 24.9 - 1 = 23.9; 20% = 4.78 -> 4.8; 19.1 / 3 = 6.3666..: floor 6.3, ceil 6.4, div 6.3
     assert "taxed 4.8, floor 6.3, ceil 6.4, div 6.3, text 7.4" in report
+
+
+def test_the_json_report_holds_each_amount_as_its_text_with_the_places(tmp_path: Path) -> None:
+    folder = start(tmp_path)
+    turn(folder, tmp_path, "PAY 2.5")
+    data = json.loads((tmp_path / "game" / "turns" / "turn-001" / "reports" / "ann-ann.json").read_text("utf-8"))
+    assert (data["cash"], data["spent"], data["prices"]) == ("25.5", "2.5", ["1.5", "12.0"])
 
 
 def test_many_small_additions_stay_exact(tmp_path: Path) -> None:
