@@ -235,8 +235,14 @@ def cmd_gm(args: argparse.Namespace) -> int:
     elif args.action == "drop":
         done = store.gm_action(root, "drop", args.account)
     elif args.action == "order":
-        path = store.gm_order(root, args.account, args.lines)
-        done = f"{len(args.lines)} line(s) for {args.account} filed in {path}, carried out at the next turn"
+        account, lines = (None, args.words) if args.world else (args.words[0], args.words[1:])
+        if not lines:
+            print(f"error: give the order's lines after the account {account}, or --world and the lines for "
+                  "no position", file=sys.stderr)
+            return 2
+        path = store.gm_order(root, account, lines)
+        done = (f"{len(lines)} line(s) for {account or 'no position (world orders)'} filed in {path}, carried out "
+                "at the next turn")
     else:
         done = store.gm_action(root, "replace", args.account, name=args.name, email=args.email, code=args.code)
     print(f"{args.gamedir}: {done}; recorded in {store.HISTORY}.")
@@ -403,9 +409,12 @@ def build_parser() -> argparse.ArgumentParser:
     gr.add_argument("--name")
     gr.add_argument("--email")
     gr.add_argument("--code", help="a new access code for the new player")
-    go = gsub.add_parser("order", help="the ruleset's GM orders (and any order) for a position, at the next turn")
-    go.add_argument("account")
-    go.add_argument("lines", nargs="+", metavar="LINE")
+    go = gsub.add_parser("order", help="the ruleset's GM orders (and any order) for a position, at the next turn",
+                         usage="%(prog)s ACCOUNT LINE [LINE ...] | --world LINE [LINE ...]")
+    go.add_argument("--world", action="store_true",
+                    help="the lines are world GM orders (`gm world order`), given for no position: no ACCOUNT")
+    go.add_argument("words", nargs="+", metavar="ACCOUNT LINE",
+                    help="the position's account, then its lines (without ACCOUNT after --world)")
     g.set_defaults(func=cmd_gm)
     e = sub.add_parser("send", help="send the report mails and intake's replies not yet sent, each once")
     e.add_argument("gamedir")

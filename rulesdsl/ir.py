@@ -574,6 +574,18 @@ class Order(Node):
     until: Expr | None = None  # which orders of the kind cancel the standing one
     standing_as: str = ""  # the set `standing ... as NAME` shares its keys with; "" for the kind's own
     only_in: tuple[str, ...] = ()  # `only in KIND turns`: the kinds of turn it may be given in; (): any
+    world: bool = False  # `gm world order`: given for no position, so its functions have no `me`
+    default: OrderDefault | None = None  # a GM order's `default { ... }`
+
+
+@dataclass(frozen=True)
+class OrderDefault(Node):
+    """What happens after the turn's last phase when the GM gave no order of its kind: in turns of `kinds`
+    (every turn when empty); for a positional GM order once per active position without one, as `me`."""
+
+    body: tuple[Stmt, ...]
+    line: int
+    kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

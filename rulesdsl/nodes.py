@@ -539,6 +539,18 @@ class OrderDecl(Decl):
     standing: Standing | None = None
     # `only in KIND, ... turns`: the kinds of turn the order may be given in, each with its span (empty: any).
     only_in: tuple[tuple[str, Span], ...] = ()
+    # `gm world order`: a GM order for no position (no `me`); world_span is where `world` was written.
+    world_span: Span | None = None
+    defaults: tuple[OrderDefault, ...] = ()  # `default [in KIND turns] { ... }`: more than one is E0433
+
+
+@dataclass(frozen=True)
+class OrderDefault:
+    """`default [in KIND, ... turns] { ... }` in a GM order: what happens in a turn when the GM gives none."""
+
+    span: Span
+    kinds: tuple[tuple[str, Span], ...]
+    body: tuple[Stmt, ...]
 
 
 @dataclass(frozen=True)

@@ -411,7 +411,12 @@ class _Builder(Transformer[Any, Any]):
     def set_pay(self, meta: Any, name: Token) -> n.OrdersSetting:
         return n.OrdersSetting(self.span(meta), "pay", name=str(name))
 
-    def _order(self, meta: Any, kind: str, name: Token, pattern: Token, items: tuple[Any, ...]) -> n.OrderDecl:
+    def _order(self, meta: Any, kind: str, name: Token, pattern: Token, items: tuple[Any, ...],
+               world: Token | None = None) -> n.OrderDecl:
+        if world is not None and str(world) != "world":
+            self.errors.append(Diagnostic(self.tspan(world), "E0103", f"unexpected `{world}`: {_DECL_START}",
+                                          help=f"expected {_DECL_KEYWORDS}"))
+            world = None
         args = tuple(i for i in items if isinstance(i, n.ArgDecl))
         valids = tuple(i[1] for i in items if isinstance(i, tuple) and i[0] == "valid")
         requires = tuple(i[1] for i in items if isinstance(i, tuple) and i[0] == "require")
@@ -438,7 +443,9 @@ class _Builder(Transformer[Any, Any]):
                            effects[0] if effects else None, counts, ends[0] if ends else None,
                            tuple(o[1] for o in onces), standings[0] if standings else None,
                            name_span=self.tspan(name),
-                           only_in=tuple(k for i in items if isinstance(i, tuple) and i[0] == "only" for k in i[1]))
+                           only_in=tuple(k for i in items if isinstance(i, tuple) and i[0] == "only" for k in i[1]),
+                           world_span=self.tspan(world) if world is not None else None,
+                           defaults=tuple(i for i in items if isinstance(i, n.OrderDefault)))
 
     @v_args(meta=True, inline=True)
     def order_decl(self, meta: Any, name: Token, pattern: Token, *items: Any) -> n.OrderDecl:
@@ -451,6 +458,23 @@ class _Builder(Transformer[Any, Any]):
     @v_args(meta=True, inline=True)
     def gm_order_decl(self, meta: Any, name: Token, pattern: Token, *items: Any) -> n.OrderDecl:
         return self._order(meta, "gm", name, pattern, items)
+
+    @v_args(meta=True, inline=True)
+    def gm_world_order_decl(self, meta: Any, world: Token, name: Token, pattern: Token, *items: Any) -> n.OrderDecl:
+        return self._order(meta, "gm", name, pattern, items, world)
+
+    @v_args(meta=True, inline=True)
+    def world_order_decl(self, meta: Any, world: Token, name: Token, pattern: Token, *items: Any) -> n.OrderDecl:
+        return self._order(meta, "game", name, pattern, items, world)
+
+    @v_args(meta=True, inline=True)
+    def personal_world_order_decl(self, meta: Any, world: Token, name: Token, pattern: Token,
+                                  *items: Any) -> n.OrderDecl:
+        return self._order(meta, "personal", name, pattern, items, world)
+
+    @v_args(meta=True, inline=True)
+    def order_default(self, meta: Any, kinds: Kinds | None, body: tuple[n.Stmt, ...]) -> n.OrderDefault:
+        return n.OrderDefault(self.span(meta), kinds or (), body)
 
     @v_args(meta=True, inline=True)
     def stop_order_decl(self, meta: Any, name: Token, pattern: Token) -> n.OrderDecl:

@@ -203,6 +203,9 @@ class Context:
     # Where a procedure's value may not be asked although chance may be drawn ("an aggregate", "a loop's
     # `where`"): these may ask an item's condition in another order, through an index, or stop early.
     no_calls: str = ""
+    # The GM order whose `default` this is: its arguments are not known there, and it runs no orders (E0434).
+    default_of: str = ""
+    me_hint: str = ""  # the E0306 hint, where the kind's own would mislead (a world GM order)
 
 
 class Scope:

@@ -543,10 +543,16 @@ class ExprChecker:
         env = self.env
         if node.name == "me":
             if not ctx.me:
-                self.err(node.span, "E0306", "`me` is only known in orders and reports", help=_ME_HINTS.get(
-                    ctx.kind, "`me` is the player giving an order or reading a report; name the player instead"))
+                self.err(node.span, "E0306", "`me` is only known in orders and reports", help=ctx.me_hint or
+                         _ME_HINTS.get(ctx.kind, "`me` is the player giving an order or reading a report; name the "
+                                       "player instead"))
                 return ir.Special(T.ANY, line, "me")
             return ir.Special(T.PLAYER, line, "me")
+        if ctx.default_of and node.name in env.order_args.get(ctx.default_of, {}):
+            self.err(node.span, "E0434", f"`{node.name}` is an argument of `{ctx.default_of}`, and its `default` "
+                     "runs when no such order was given: there is no argument to read",
+                     help="decide from the game's state (a field, a loop over things) what the GM would have given")
+            return ir.Const(T.ANY, line, None)
         if node.name == "turn":
             return ir.Special(T.INT, line, "turn")
         if node.name == "game_over":
@@ -1444,7 +1450,12 @@ class ExprChecker:
         elif together and not several:
             self.err(node.span, "E0431", f"`{shown} together` names one order: there is nothing to run it with",
                      help=f"write `{shown}`, or name the other orders it runs with: `{shown}, OTHER together`")
-        if not ctx.allow_run:
+        if ctx.default_of:
+            self.err(node.span, "E0434", f"the `default` of `{ctx.default_of}` cannot run orders: it runs after "
+                     "the turn's last phase, when every order has been carried out",
+                     help=f"run `{shown.removeprefix('run ')}` in a phase of the turn")
+            self.env.meant_runs.update(name for name, _ in named)
+        elif not ctx.allow_run:
             self.err(node.span, "E0333", "`run` belongs in a phase",
                      help=f"run it from a phase: `phase {node.order}: run {node.order}`, or `{shown}` "
                           "inside a `phase NAME { ... }`")

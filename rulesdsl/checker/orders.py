@@ -311,7 +311,14 @@ def orders(c: Checking) -> None:
         scope = Scope()
         for arg in args:
             scope.declare(arg.name, arg.ty)
-        ctx = Context("order", me=True, order=name, allow_chance=False)
+        world = d.world_span is not None
+        if d.world_span is not None and d.kind != "gm":
+            env.diags.error(d.world_span, "E0433", f"`world` on {_WHAT[d.kind]}: only a GM order is given for no "
+                            "position", help=f"write `gm world order {name}`, or drop `world`")
+            world = False
+        me_hint = ("a world GM order is given for no position: name the player or the thing it acts on as an "
+                   "argument, or make it a positional `gm order`, given for a position") if world else ""
+        ctx = Context("order", me=not world, order=name, allow_chance=False, me_hint=me_hint)
         valids = tuple(ir.Check(checker.cond(v.cond, scope, ctx), checker.text(v.message, scope, ctx), v.span.line,
                                 span=v.span) for v in d.valids)
         requires = tuple(ir.Check(checker.cond(r.cond, scope, ctx), checker.text(r.message, scope, ctx),
@@ -389,18 +396,46 @@ def orders(c: Checking) -> None:
                                 "position, change its field in the `effect`")
         effect: tuple[ir.Stmt, ...] = ()
         if d.effect is not None:
-            ectx = Context("order", me=True, order=name, allow_fail=True)
+            ectx = Context("order", me=not world, order=name, allow_fail=True, me_hint=me_hint)
             with scope.push():
                 effect = checker.stmts(d.effect, scope, ectx)
             _fail_after_change(env, effect, False)
+        default = _default(c, d, name, world)
         if d.kind == "game":  # a personal order is carried out as it is read: its `valid` sees the instance
             _judged_early(env, args, valids, ends, until)
         standing_as = d.standing.shared[0] if d.standing is not None and d.standing.shared is not None else ""
         out.append(ir.Order(name, d.kind, d.pattern, tuple(args), valids, requires, tuple(once), cost, effect,
                             d.span.line, tuple(counts), ends, tuple(once_as) if any(once_as) else (),
                             d.standing is not None and d.kind == "game", standing_per, until, standing_as,
-                            calendar.kinds_of(c, d.only_in, f"order `{name}`"), span=d.span))
+                            calendar.kinds_of(c, d.only_in, f"order `{name}`"), world, default, span=d.span))
     c.program.orders = out
+
+
+_WHAT = {"game": "a game order", "personal": "a personal order", "gm": "a GM order"}
+
+
+def _default(c: Checking, d: n.OrderDecl, name: str, world: bool) -> ir.OrderDefault | None:
+    """A GM order's `default { ... }`: checked like a phase's body, with `me` the position for a positional
+    order; the order's arguments are not known there, and it runs no orders (E0434)."""
+    env = c.env
+    if not d.defaults:
+        return None
+    if d.kind != "gm":
+        env.diags.error(d.defaults[0].span, "E0433", f"`default` in {_WHAT.get(d.kind, 'this order')}: only a GM "
+                        "order has one, what happens when the GM gives none",
+                        help="make it a `gm order`, or write what happens every turn in a phase")
+        return None
+    for extra in d.defaults[1:]:
+        env.diags.error(extra.span, "E0433", f"order `{name}` has a second `default`",
+                        help="join them in one `default { ... }`; `if calendar.kind == ...` inside tells turns apart",
+                        notes=[f"the first is at {d.defaults[0].span}"])
+    first = d.defaults[0]
+    ctx = Context("phase", me=not world, default_of=name,
+                  me_hint="a world GM order's default is for no position: go through them, `for each p in players "
+                  "{ ... }`" if world else "")
+    body = c.exprs.stmts(first.body, Scope(), ctx)
+    kinds = calendar.kinds_of(c, first.kinds, f"the default of `{name}`")
+    return ir.OrderDefault(body, first.span.line, kinds, span=first.span)
 
 
 def _judged_early(env: Env, args: list[ir.Arg], valids: tuple[ir.Check, ...], ends: ir.Expr | None,

@@ -993,6 +993,13 @@ class Emitter:
                 self._order_value(o, "ends_turn", o.ends_turn)
             if o.until is not None:
                 self._order_value(o, "until", o.until)
+            if o.default is not None:
+                # `(g, me)`: no order was given, so there are no arguments; `me` is None for a world order.
+                w.section(o.default.line, rule=f"order {o.name}")
+                w.line(f"def {names.order(o.name, 'default')}(g, me):")
+                self.scopes = [{}]
+                with w.indent():
+                    self.stmts(o.default.body)
         for grp in self.p.policy.groups:
             w.section(grp.line, rule=f"order group {grp.name}")
             w.line(f"def {names.group(grp.name)}(g, me):")
@@ -1244,6 +1251,10 @@ class Emitter:
                     extra += f", standing_as={o.standing_as!r}"
             if o.only_in:
                 extra += f", only_in={o.only_in!r}"
+            if o.world:
+                extra += ", world=True"
+            if o.default is not None:
+                extra += f", default={fn('default', True)}, default_kinds={o.default.kinds!r}"
             w.line(f"valid={fn('valid', bool(o.valids))}, require={fn('require', bool(o.requires))}, "
                    f"cost={fn('cost', o.cost is not None)}, effect={fn('effect', bool(o.effect))}, "
                    f"once_per={o.once_per!r}, line={o.line}{extra}),")

@@ -85,7 +85,7 @@ FIXED = CAPITALISED | exported | frozenset({
 
 PREFIXES = ("v_", "at_", "res_", "fn_", "proc_", "tbl_", "ratio_", "rows_", "order_", "phase_", "victory_", "group_",
             "thing_")
-ORDER_PARTS = ("valid", "require", "cost", "effect", "ends_turn", "until")
+ORDER_PARTS = ("valid", "require", "cost", "effect", "ends_turn", "until", "default")
 VICTORY_PARTS = ("when", "warn")
 
 

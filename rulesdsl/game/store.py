@@ -25,7 +25,7 @@ import yaml
 from rulesdsl.game import inbox, yamlio
 from rulesdsl.game.disk import LOCK_NAME, GameLock, append_file, fsync_dir, write_file
 from rulesdsl.game.errors import GameError
-from rulesdsl.runtime.mail import Refusal, by_account
+from rulesdsl.runtime.mail import WORLD_ACCOUNT, Refusal, by_account
 
 HISTORY = "history.yaml"
 
@@ -272,10 +272,11 @@ def gm_action(root: Path, action: str, account: str, *, email: str | None = None
     return done
 
 
-def gm_order(root: Path, account: str, lines: list[str]) -> Path:
+def gm_order(root: Path, account: str | None, lines: list[str]) -> Path:
     """Files a GM submission for the position `account` holding `lines`, carried out at the next turn before
     the players' mail (a `gm order` only there: runtime/engine.py); its header is the position's own, so
-    `me` in the order is that position. Returns the file written."""
+    `me` in the order is that position. `account` None files world GM orders, for no position: the header's
+    account and code are `*`, which no account is. Returns the file written."""
     from rulesdsl.game.folder import GameFolder
 
     folder = GameFolder(root)
@@ -283,17 +284,33 @@ def gm_order(root: Path, account: str, lines: list[str]) -> Path:
     with GameLock(root / LOCK_NAME, "a turn or another command is running on this game"):
         inbox.finish_rollbacks(root)
         game = folder.load_game()
-        player = by_account(game.all_players).get(account.upper())
-        if player is None:
-            raise GameError(f"no player has account {account!r}; `rulesdsl status` lists them")
+        player = None
+        if account is not None:
+            player = by_account(game.all_players).get(account.upper())
+            if player is None:
+                raise GameError(f"no player has account {account!r}; `rulesdsl status` lists them")
         if any(c in line for line in lines for c in "\r\n"):
             raise GameError("an order is one line; give each line as its own argument")
         # Read now as the turn will read it, so a mistyped line is told to the GM, not found in a report.
         for i, line in enumerate(lines, 1):
-            got = game.mail.order(game, player, i, line)
-            if isinstance(got, Refusal):
-                raise GameError(f"line {i} \"{got.text}\": {got.reason}; nothing was filed")
-        values = {"game": str(game.meta.get("number", "")), "account": player.account, "code": player.code}
+            if player is not None:
+                got = game.mail.order(game, player, i, line)
+                if isinstance(got, Refusal):
+                    raise GameError(f"line {i} \"{got.text}\": {got.reason}; nothing was filed")
+                if got.spec.world:
+                    raise GameError(f"line {i} \"{got.text}\": a world order is for no position: give it with "
+                                    "--world; nothing was filed")
+                continue
+            parsed = game.reader.read(game, None, line.strip(), i)  # type: ignore[arg-type]
+            if parsed.spec is None or parsed.rec is None:
+                raise GameError(f"line {i} \"{line.strip()}\": {parsed.reason or 'not an order of this game'}; "
+                                "nothing was filed")
+            if not parsed.spec.world:
+                raise GameError(f"line {i} \"{line.strip()}\": not a world GM order: give it for a position "
+                                "(ACCOUNT in place of --world); nothing was filed")
+        who = player.account if player is not None else WORLD_ACCOUNT
+        values = {"game": str(game.meta.get("number", "")), "account": who,
+                  "code": player.code if player is not None else WORLD_ACCOUNT}
         header = []
         for form in game.spec.policy.header:
             for key, value in values.items():
@@ -302,12 +319,16 @@ def gm_order(root: Path, account: str, lines: list[str]) -> Path:
         folder_gm = filed_dir(root) / inbox.GM
         folder_gm.mkdir(parents=True, exist_ok=True)
         number = len(gm_files(root)) + 1
-        while (path := folder_gm / f"{number:03d}-{player.account}.txt").exists():
+        name = player.account if player is not None else "world"
+        while (path := folder_gm / f"{number:03d}-{name}.txt").exists():
             number += 1
         tmp = folder_gm / f".{path.name}.tmp"
         tmp.unlink(missing_ok=True)
         write_file(tmp, ("\n".join(header + lines) + "\n").encode("utf-8"))
         os.replace(tmp, path)
         fsync_dir(folder_gm)
-        append_history(root, {"action": "order", "turn": game.turn, "account": player.account, "lines": lines})
+        entry: dict[str, Any] = {"action": "order", "turn": game.turn}
+        # The GM's own orders for no position name none: `world` says so.
+        entry |= {"account": player.account} if player is not None else {"world": True}
+        append_history(root, entry | {"lines": lines})
     return path

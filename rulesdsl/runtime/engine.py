@@ -41,8 +41,9 @@ from rulesdsl.runtime.core import (
 )
 from rulesdsl.runtime.grid import Grid, SectorNames
 from rulesdsl.runtime.mail import LINE_END, Mail, MailReader, Refusal, by_account
-from rulesdsl.runtime.orders import OrderReader
+from rulesdsl.runtime.orders import OrderReader, shown
 from rulesdsl.runtime.spec import CalendarDate, OrderSpec, RulesetSpec, calendar_date
+from rulesdsl.runtime.syntax import SPACES
 from rulesdsl.runtime.units import Store
 
 __all__ = ["LINE_END", "Game", "PlayerTurn", "Refusal"]
@@ -142,6 +143,10 @@ class Game:
         self._rngs: dict[str, random.Random] = {}
         self.warnings: list[str] = []
         self.unrouted: list[str] = []
+        # The GM orders carried out this turn, by kind: the keys of the positions they were given for (None for
+        # a world order), so that each default runs only where none was. Only the kinds with a default.
+        self._gm_done: dict[str, set[str | None]] = {}
+        self._defaults = [o for o in spec.orders if o.default is not None]
         # Per submission read this turn, in order: the game id its header names (shown) and whether it is
         # this game; None where the header names no game. Mail that names only other games is most likely
         # another game's mail given by mistake: the game folder refuses such a turn.
@@ -302,6 +307,7 @@ class Game:
             store.destroyed.clear()
         self.orders_done = {name: [] for name in self.orders}
         self.warnings, self.unrouted, self.games_named = [], [], []
+        self._gm_done = {o.name: set() for o in self._defaults}
         self.turns = {p._key: PlayerTurn(was_active=p.active) for p in self.all_players}
         try:
             self._reset_fields()
@@ -310,9 +316,11 @@ class Game:
             accounts = by_account(self.all_players)
             for label, text in submissions:
                 self._take(self.mail.read(label, text, accounts, str(self.meta.get("number", "")),
-                                          str(self.meta.get("id", ""))))
+                                          str(self.meta.get("id", "")), world=label in self.gm_labels))
             self._choose()
             self._phases(False, phase_done)
+            if self._defaults:
+                self._run_defaults()
             with self.doing("ending the turn"):
                 self._end_of_turn()
             # Victory conditions write nothing: a function they call for every player (who controls each
@@ -380,7 +388,7 @@ class Game:
             msg = "a function or procedure calls itself without end"
         doing = self._doing
         if isinstance(doing, OrderRec):
-            doing = f'order "{doing.text}" of {doing.player.name}'
+            doing = f'order "{doing.text}" of ' + (doing.player.name if doing.player is not None else "the GM")
         return RulesError(msg, self.spec.source if line else "", line, doing, rule if line else "")
 
     def _reset_fields(self) -> None:
@@ -404,6 +412,9 @@ class Game:
         drops the orders on file and those before it, the others are filed for `_choose`."""
         self.games_named.append(mail.game)
         self.unrouted += mail.unrouted
+        if mail.world:
+            self._take_world(mail)
+            return
         player = mail.player
         if player is None:
             return
@@ -419,6 +430,9 @@ class Game:
                 turn.refused.append(got)
                 continue
             spec, rec = got.spec, got.rec
+            if spec.world:
+                turn.refused.append(Refusal(line, got.text, _FOR_NO_POSITION))
+                continue
             if spec.kind == "gm" and mail.label not in self.gm_labels:
                 turn.refused.append(Refusal(line, got.text, "only the game master gives this order"))
                 continue
@@ -428,6 +442,8 @@ class Game:
                     continue
                 self._execute(spec, rec)
                 turn.used.append(rec)
+                if rec.status == "done" and spec.default is not None:
+                    self._gm_done[spec.name].add(player._key)
             elif spec.kind == "discard":
                 dropped = len(self.on_file.get(player._key, [])) + sum(1 for t in turn.new_lines if t[2] is not None)
                 self.on_file[player._key] = []
@@ -441,6 +457,63 @@ class Game:
                                                                 f"in one {self.spec.turn_unit}"))
                     continue
                 turn.new_lines.append((got.text, line, None if spec.kind == "stop" else rec))
+
+    def _take_world(self, mail: Mail) -> None:
+        """A GM submission for no position: each line a world GM order, carried out at once. What is refused
+        or fails is told to the GM with the mail not processed, since no position's report may carry it."""
+        label = shown(mail.label)
+        for line, text in mail.lines:
+            raw = text.strip(SPACES)
+            parsed = self.reader.read(self, None, raw, line)  # type: ignore[arg-type]
+            spec, rec = parsed.spec, parsed.rec
+            reason = parsed.reason or "not an order of this game"
+            if spec is not None and rec is not None:
+                if not spec.world:
+                    reason = ("not a world GM order: give it for a position, with `rulesdsl gm GAMEDIR order "
+                              "ACCOUNT`")
+                elif spec.only_in and (wrong := self._wrong_kind(spec)) is not None:
+                    reason = wrong
+                else:
+                    self._execute_world(spec, rec)
+                    if rec.status == "done":
+                        if spec.default is not None:
+                            self._gm_done[spec.name].add(None)
+                        continue
+                    reason = rec.reason or "failed"
+            self.unrouted.append(f"{label}: line {line} \"{shown(raw)}\" (the GM's world order): {reason}")
+
+    def _execute_world(self, spec: OrderSpec, rec: OrderRec) -> None:
+        """Carries out a world GM order as its line is read: its checks and effect, with no `me`."""
+        before, self._doing = self._doing, rec
+        reason: str | None = None
+        try:
+            for check in (spec.valid, spec.require):
+                if reason is None and check is not None:
+                    reason = check(self, None, rec)
+            if reason is None and spec.effect is not None:
+                spec.effect(self, None, rec)
+        except (OrderFailed, TooManyRounds) as e:
+            reason = str(e)
+        self._doing = before
+        rec.status, rec.reason = ("failed", reason) if reason is not None else ("done", None)
+
+    def _run_defaults(self) -> None:
+        """Each GM order's `default`, in the order declared, after the turn's last phase: where the GM gave
+        no order of its kind this turn (for a positional one, each active position he gave none for)."""
+        kind = self.date().kind if self.spec.calendar is not None else ""
+        for spec in self._defaults:
+            if spec.default_kinds and kind not in spec.default_kinds:
+                continue
+            done = self._gm_done[spec.name]
+            assert spec.default is not None
+            with self.doing(f"the default of {spec.name}"):
+                if spec.world:
+                    if None not in done:
+                        spec.default(self, None)
+                    continue
+                for p in self.players():
+                    if p._key not in done:
+                        spec.default(self, p)
 
     # ------------------------------------------------------------ carrying out one order
     def _execute(self, spec: OrderSpec, rec: OrderRec) -> None:
@@ -710,6 +783,10 @@ class Game:
 
     def news_items(self) -> list[str]:
         return list(self._news)
+
+
+_FOR_NO_POSITION = ("a world order is given by the game master for no position "
+                    "(`rulesdsl gm GAMEDIR order --world`), not in a position's mail")
 
 
 def _ask(check: Callable[[Game, PlayerBase, OrderRec], str | None] | None, g: Game, me: PlayerBase,

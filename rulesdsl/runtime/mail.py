@@ -19,6 +19,8 @@ from rulesdsl.runtime.syntax import SPACES, ascii_upper
 # Lines end only where mail ends them: str.splitlines() would also split at a form feed, \x1c-\x1e, \x85
 # and U+2028/U+2029, so one line written could be read as two orders.
 LINE_END = re.compile(r"\r\n|\r|\n")
+# The account and code in the header of the GM's submission for no position (game/store.py writes it).
+WORLD_ACCOUNT = "*"
 
 
 @dataclass
@@ -39,6 +41,7 @@ class Mail:
     unrouted: list[str] = field(default_factory=list)  # what is wrong with its header, for the GM
     notice: str | None = None  # why the player's orders in it are not processed, for the player
     lines: list[tuple[int, str]] = field(default_factory=list)  # (line number, text as written), none blank
+    world: bool = False  # the GM's submission for no position (`rulesdsl gm GAMEDIR order --world`)
 
 
 @dataclass
@@ -64,7 +67,8 @@ class MailReader:
         self.reader = reader
         self.header = header_patterns(spec.policy)
 
-    def read(self, label: str, text: str, accounts: Mapping[str, PlayerBase], number: str, game_id: str) -> Mail:
+    def read(self, label: str, text: str, accounts: Mapping[str, PlayerBase], number: str, game_id: str,
+             world: bool = False) -> Mail:
         """The header of a submission to game `number` (`game_id` as players see it): whose orders follow,
         found in `accounts` (each player by account in ASCII capitals, as `by_account` gives them).
 
@@ -97,6 +101,12 @@ class MailReader:
         named = shown(self.spec.game_id.replace("{number}", slots["game"])) if "game" in slots else ""
         mail.game = (named, this_game) if "game" in slots else None
         account = ascii_upper(slots.get("account", ""))
+        if world and account == WORLD_ACCOUNT and "_bad" not in slots:
+            # The GM's own file, for no position: `*` is no account (letters, digits, `_`, `-`), so no
+            # player's mail can be read as it; `world` only for the GM's files.
+            mail.world = True
+            mail.lines = [(i + 1, lines[i]) for i in range(pos, len(lines)) if lines[i].strip(SPACES)]
+            return mail
         player = accounts.get(account)
         if player is None:
             if "account" not in slots and mail.unrouted:

@@ -108,6 +108,11 @@ class OrderSpec:
     until: Fn | None = None
     standing_as: str = ""
     only_in: tuple[str, ...] = ()  # `only in KIND turns`: refused in turns of other kinds; (): any turn
+    world: bool = False  # `gm world order`: given for no position; its functions get `me` None
+    # A GM order's `default`: default(g, me), run after the turn's last phase in turns of `default_kinds` (any
+    # when empty) when no order of the kind was carried out; per active position without one, unless `world`.
+    default: Callable[[Any, Any], None] | None = None
+    default_kinds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
