@@ -11,7 +11,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from rulesdsl import __version__
+from rulesdsl import __version__, defaults
 from rulesdsl.compiler import check_path, compile_path
 from rulesdsl.diagnostics import CompileError, render_json, render_text
 from rulesdsl.game import store
@@ -27,6 +27,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     failed = False
     all_diags = []
     text_parts = []
+    listings: list[str] = []
     for raw in args.rules:
         path = Path(raw)
         if not path.is_file():
@@ -38,6 +39,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         if checked.diagnostics:
             text_parts.append(render_text(checked.diagnostics, checked.sources))
         failed = failed or not checked.ok
+        if args.defaults and checked.ok and checked.program is not None:
+            listings.append(defaults.listing(checked.program, path.read_text(encoding="utf-8"), raw))
     if args.format == "json":
         print(render_json(all_diags))
     else:
@@ -45,6 +48,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             print("\n".join(text_parts))
         if not failed:
             print(f"{', '.join(args.rules)}: ok")
+    for text in listings if args.format == "text" else ():  # JSON stays one document
+        print(text, end="")
     return 1 if failed else 0
 
 
@@ -353,6 +358,8 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("check", help="report every mistake in .rules files")
     c.add_argument("rules", nargs="+")
     c.add_argument("--format", choices=("text", "json"), default="text")
+    c.add_argument("--defaults", action="store_true",
+                   help="also list every GM order's default: its kinds of turn and the comment above it")
     c.set_defaults(func=cmd_check)
     k = sub.add_parser("compile", help="write the generated Python module")
     k.add_argument("rules")
