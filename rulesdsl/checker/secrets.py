@@ -69,6 +69,8 @@ def _bodies(p: ir.Program) -> Iterator[tuple[ir.Node | tuple[ir.Node, ...], bool
             if e is not None:
                 yield e, False
         yield o.effect, True
+        if o.default is not None:
+            yield o.default.body, True
     for ph in p.phases:
         yield (*((ph.when,) if ph.when is not None else ()), *ph.body), True
     for v in p.victories:

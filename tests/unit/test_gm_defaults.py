@@ -149,3 +149,33 @@ def test_a_world_order_that_fails_is_told_to_the_gm_and_runs_the_default(
                                'gm/001-world.txt: line 4 "GRANT 3" (the GM\'s world order): not a world GM order: '
                                'give it for a position, with `rulesdsl gm GAMEDIR order ACCOUNT`']
     assert "called [1]" in (result.folder / "reports" / "ann-ann.txt").read_text()
+
+
+def test_check_defaults_lists_each_default_with_its_comment(tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    path = write_ruleset(tmp_path, RULES.replace("gm world order rule", "# Anything the rulebook leaves to the GM.\n"
+                                                  "gm world order rule").replace(
+        "  effect { add text to world.ruled }\n", "  effect { add text to world.ruled }\n  default { }\n"), TEMPLATE)
+    assert main(["check", "--defaults", str(path)]) == 0
+    first = capsys.readouterr().out
+    assert first == f"""{path}: ok
+{path}: 3 defaults of GM orders, run after the turn's last phase when the GM gave none
+
+call "CALL {{n}}" (world GM order), in reaction turns, line 20:
+  Default: resolution 1 is called at the end of each reaction turn.
+
+rule "RULE {{text}}" (world GM order), in every turn, line 27:
+  Anything the rulebook leaves to the GM.
+
+grant "GRANT {{n}}" (GM order, once for each position without one), in every turn, line 34:
+  Default: 1 to each position the GM granted nothing.
+"""
+    assert main(["check", "--defaults", str(path)]) == 0
+    assert capsys.readouterr().out == first  # deterministic
+
+
+def test_a_default_showing_a_secret_parameter_is_refused(tmp_path: Path) -> None:
+    rules = RULES.replace("player {", "secret param odds: int = 3\nplayer {").replace(
+        "default { me.cash += 1 }", 'default { tell me "odds {odds}" }')
+    checked = check_text(tmp_path, rules, TEMPLATE)
+    assert [d.code for d in checked.diagnostics] == ["E0307"], show(checked.diagnostics)
