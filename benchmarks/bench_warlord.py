@@ -63,6 +63,10 @@ Money with places (issue 14, `money "0.1"`; Warlord's money is whole, so its mod
 --divisions 5000, CPU of turn 1 and turn 2, alternated, on a machine loaded by other work (load 7 to 10 on 2
 cores; wall times not comparable): main 2.31, 2.58 and 2.39, 2.57 s; with money places 2.13, 2.63 and 2.14,
 2.60 s: within the spread; the state of turn 2 unchanged (0.97 MB, 34,594 lines), peak 186-188 MB both.
+GM orders' defaults and world orders (issue 14, L2; Warlord has neither: an order line read asks one flag more,
+a turn one empty list), --divisions 5000, CPU of turn 1 and turn 2 on a machine loaded by the other branches'
+suites (wall times not comparable): main 2.06, 2.67 s; with L2 2.22, 2.44 and 2.42, 2.38 s; engine 0.58/0.58
+against 0.40/0.67 and 0.39/0.44 s wall: within the spread; state (0.97 MB) and peak (186 MB) unchanged.
 """
 
 from __future__ import annotations
