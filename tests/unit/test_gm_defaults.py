@@ -179,3 +179,19 @@ def test_a_default_showing_a_secret_parameter_is_refused(tmp_path: Path) -> None
         "default { me.cash += 1 }", 'default { tell me "odds {odds}" }')
     checked = check_text(tmp_path, rules, TEMPLATE)
     assert [d.code for d in checked.diagnostics] == ["E0307"], show(checked.diagnostics)
+
+
+def test_default_and_world_still_name_fields_arguments_and_report_fields(tmp_path: Path) -> None:
+    rules = RULES.replace("player { cash: int = 0", "player { default: int = 0  cash: int = 0").replace(
+        'order vote "VOTE" {\n  effect { me.votes += 1 }', 'order vote "VOTE {default}" {\n  default: 1..3\n'
+        '  effect { me.votes += default }').replace("  ruled = world.ruled\n",
+                                                 "  ruled = world.ruled\n  default = me.default\n")
+    checked = check_text(tmp_path, rules, TEMPLATE + "{{ default }}")
+    assert checked.ok and not checked.diagnostics, show(checked.diagnostics)
+
+
+def test_gm_order_without_lines_is_refused_by_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = _start(tmp_path)
+    assert main(["gm", str(game), "order", "ann"]) == 2
+    assert "give the order's lines after the account ann" in capsys.readouterr().err
+    assert store.gm_files(game) == []
