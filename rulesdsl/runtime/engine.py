@@ -485,7 +485,8 @@ class Game:
     def _execute_world(self, spec: OrderSpec, rec: OrderRec) -> None:
         """Carries out a world GM order as its line is read: its checks and effect, with no `me`."""
         before, self._doing = self._doing, rec
-        reason: str | None = None
+        # Its numbered things are looked up now, as any order's: an instance made earlier this turn counts.
+        reason = self._resolve(spec.name, rec) if spec.name in self._unit_args else None
         try:
             for check in (spec.valid, spec.require):
                 if reason is None and check is not None:

@@ -195,3 +195,23 @@ def test_gm_order_without_lines_is_refused_by_the_cli(tmp_path: Path, capsys: py
     assert main(["gm", str(game), "order", "ann"]) == 2
     assert "give the order's lines after the account ann" in capsys.readouterr().err
     assert store.gm_files(game) == []
+
+
+def test_a_world_order_reads_a_numbered_thing_as_it_is_carried_out(tmp_path: Path) -> None:
+    rules = RULES.replace("player {", "thing Motion numbered { votes: int = 0 }\nplayer {").replace(
+        "gm world order rule", '''gm world order back "BACK {motion}" {
+  motion: Motion
+  effect { motion.votes += 1 }
+}
+phase motions at start { let m = new Motion() }
+gm world order rule''').replace("  ruled = world.ruled\n", "  ruled = [\"{m.votes}\" for m in Motion]\n")
+    path = write_ruleset(tmp_path / "rules", rules, TEMPLATE)
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(yaml.safe_dump({"seed": 1, "players": [{"name": "Ann", "account": "ann", "code": "A1"},
+                                                               {"name": "Bob", "account": "bob", "code": "B2"}]}),
+                        encoding="utf-8")
+    game = GameFolder.create(path, tmp_path / "game", scenario, None).root
+    store.gm_order(game, None, ["BACK 1", "BACK 2"])
+    result = GameFolder(game).process_turn(None, force=True)
+    assert result.unrouted == ['gm/001-world.txt: line 4 "BACK 2" (the GM\'s world order): there is no motion 2']
+    assert "ruled ['1']" in (result.folder / "reports" / "ann-ann.txt").read_text()
