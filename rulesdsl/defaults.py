@@ -5,7 +5,10 @@ from the rules, not copied beside them."""
 
 from __future__ import annotations
 
-from rulesdsl import ir
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # `rulesdsl turn` imports the CLI, and must not import the compiler's parts
+    from rulesdsl import ir
 
 
 def comment_above(lines: list[str], line: int) -> list[str]:

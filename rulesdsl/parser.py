@@ -464,10 +464,6 @@ class _Builder(Transformer[Any, Any]):
         return self._order(meta, "gm", name, pattern, items, world)
 
     @v_args(meta=True, inline=True)
-    def world_order_decl(self, meta: Any, world: Token, name: Token, pattern: Token, *items: Any) -> n.OrderDecl:
-        return self._order(meta, "game", name, pattern, items, world)
-
-    @v_args(meta=True, inline=True)
     def personal_world_order_decl(self, meta: Any, world: Token, name: Token, pattern: Token,
                                   *items: Any) -> n.OrderDecl:
         return self._order(meta, "personal", name, pattern, items, world)
@@ -1228,6 +1224,11 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
     message = f"unexpected {what}"
     hint: str | None = f"expected {_describe(accepts)}"
     prev = before[-1] if before else None
+    at_top = len(before) < 2 or str(before[-2]) == "}"
+    if prev is not None and str(prev) == "world" and str(tok) == "order" and at_top:
+        return Diagnostic(Span(source.name, prev.line or line, prev.column or col, prev.line or line,
+                               (prev.column or col) + len("world")), "E0433", "`world` on a game order: only a GM "
+                          "order is given for no position", help="write `gm world order`, or drop `world`")
     foreign = _foreign(source.name, [t for t in (prev, tok) if t is not None])
     if foreign is not None:
         return foreign
