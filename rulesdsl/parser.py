@@ -464,11 +464,6 @@ class _Builder(Transformer[Any, Any]):
         return self._order(meta, "gm", name, pattern, items, world)
 
     @v_args(meta=True, inline=True)
-    def personal_world_order_decl(self, meta: Any, world: Token, name: Token, pattern: Token,
-                                  *items: Any) -> n.OrderDecl:
-        return self._order(meta, "personal", name, pattern, items, world)
-
-    @v_args(meta=True, inline=True)
     def order_default(self, meta: Any, kinds: Kinds | None, body: tuple[n.Stmt, ...]) -> n.OrderDefault:
         return n.OrderDefault(self.span(meta), kinds or (), body)
 
@@ -1224,10 +1219,15 @@ def _syntax_error(source: Source, err: UnexpectedInput) -> Diagnostic:
     message = f"unexpected {what}"
     hint: str | None = f"expected {_describe(accepts)}"
     prev = before[-1] if before else None
-    at_top = len(before) < 2 or str(before[-2]) == "}"
-    if prev is not None and str(prev) == "world" and str(tok) == "order" and at_top:
-        return Diagnostic(Span(source.name, prev.line or line, prev.column or col, prev.line or line,
-                               (prev.column or col) + len("world")), "E0433", "`world` on a game order: only a GM "
+    # `world order` where a declaration starts, or `personal world order`: E0433, as the checker would say it.
+    world = tok if prev is not None and str(prev) == "personal" and str(tok) == "world" else None
+    if prev is not None and str(prev) == "world" and str(tok) == "order" and (len(before) < 2
+                                                                              or str(before[-2]) == "}"):
+        world = prev
+    if world is not None:
+        what = "a personal order" if world is tok else "a game order"
+        return Diagnostic(Span(source.name, world.line or line, world.column or col, world.line or line,
+                               (world.column or col) + len("world")), "E0433", f"`world` on {what}: only a GM "
                           "order is given for no position", help="write `gm world order`, or drop `world`")
     foreign = _foreign(source.name, [t for t in (prev, tok) if t is not None])
     if foreign is not None:

@@ -311,11 +311,7 @@ def orders(c: Checking) -> None:
         scope = Scope()
         for arg in args:
             scope.declare(arg.name, arg.ty)
-        world = d.world_span is not None
-        if d.world_span is not None and d.kind != "gm":
-            env.diags.error(d.world_span, "E0433", f"`world` on {_WHAT[d.kind]}: only a GM order is given for no "
-                            "position", help=f"write `gm world order {name}`, or drop `world`")
-            world = False
+        world = d.world_span is not None  # only a GM order's: on others the parser says E0433
         me_hint = ("a world GM order is given for no position: name the player or the thing it acts on as an "
                    "argument, or make it a positional `gm order`, given for a position") if world else ""
         ctx = Context("order", me=not world, order=name, allow_chance=False, me_hint=me_hint)

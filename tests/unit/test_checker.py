@@ -325,7 +325,7 @@ CASES: dict[str, Case] = {
                                 hint="floor(fee / money(1))"),
     "E0433": add('personal order o2 "O" {\n  default { me.moves += 1 }  #!\n}\n', "E0433", "make it a `gm order`"),
     "E0433-world": add('personal world order o2 "O" {  #!\n  effect { }\n}\n', "E0433",
-                       "write `gm world order o2`"),
+                       "write `gm world order`"),
     "E0433-world-game": add('world order o2 "O" {  #!\n  effect { }\n}\nphase q: run o2\n', "E0433",
                             "write `gm world order`"),
     "E0433-twice": add('gm order o2 "O" {\n  default { }\n  default { }  #!\n}\n', "E0433", "join them"),
