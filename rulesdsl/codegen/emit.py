@@ -17,7 +17,7 @@ from typing import Any
 
 from rulesdsl import __version__, ir
 from rulesdsl import types as T
-from rulesdsl.builtins import BUILTINS, KEYED
+from rulesdsl.builtins import BUILTINS, CHANCE, KEYED
 from rulesdsl.codegen import names
 from rulesdsl.codegen.writer import Writer, comment_text
 from rulesdsl.runtime import exported
@@ -1185,6 +1185,8 @@ class Emitter:
                 if p.calendar is not None:  # only a ruleset with a calendar: other modules read the same
                     cal = p.calendar
                     w.line(f"calendar=({cal.year!r}, {cal.start!r}, {cal.steps!r}),")
+                if streams := _streams(p):  # only a ruleset that draws: other modules read the same
+                    w.line(f"streams={streams!r},")
                 self.table_checks()
                 w.line("report=report_data,")
                 rep = p.report
@@ -1442,6 +1444,17 @@ def _harmless_comparison(e: ir.Expr) -> bool:
 
 # Builtins that draw from the game's random streams: a function that calls one returns something new each time.
 _CHANCE = frozenset({"chance", "roll", "pick", "shuffle", "draw"})
+
+
+def _streams(program: ir.Program) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each stream the rules draw from and the chance builtins that draw from it, both sorted: the names a
+    scenario's forced draws may give (runtime/draws.py)."""
+    found: dict[str, set[str]] = {}
+    for n in _nodes(program):
+        if isinstance(n, ir.Builtin) and n.func in CHANCE:
+            stream = n.extra[1] if n.func == "draw" else n.extra
+            found.setdefault(str(stream), set()).add(n.func)
+    return tuple((name, tuple(sorted(found[name]))) for name in sorted(found))
 
 
 def _nodes(node: object) -> Iterator[object]:

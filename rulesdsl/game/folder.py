@@ -40,7 +40,7 @@ import yaml
 
 from rulesdsl.compiler import cache_dir, check_path, load_html_template, load_module, load_template
 from rulesdsl.diagnostics import CompileError
-from rulesdsl.game import inbox, outbox, yamlio
+from rulesdsl.game import inbox, outbox, store, yamlio
 from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, Wait, lock_new_staging, remove_abandoned, write_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.names import order_file, report_base
@@ -57,8 +57,9 @@ from rulesdsl.runtime.state import StateError, broken, dump, load, new_game
 __all__ = ["GameError", "GameFolder", "TurnResult", "read_yaml", "validate", "write_yaml"]
 
 RECEIVED = "received.sha256"
-# A scenario's sections that are not the state's: how the game starts, not what it holds.
-_SCENARIO_ONLY = ("game", "seed", "turn")
+# A scenario's sections that are not the state's sections of the ruleset: how the game starts, and the draws it
+# forces (runtime/draws.py; the state keeps them in `engine`).
+_SCENARIO_ONLY = ("game", "seed", "turn", "draws")
 _TURN_DIR = re.compile(r"turn-([0-9]{3,})")
 
 
@@ -374,6 +375,11 @@ class GameFolder:
                 if root.exists():
                     root.rmdir()
                 staging.commit()
+                if game.forced:
+                    # A game with forced draws is a test game: its history says so from the start.
+                    store.append_history(root, {"action": "new", "turn": game.turn, "test": "forced draws",
+                                                "draws": len(game.forced)})
+                    _record_draws(root, game, game.turn)
         except BaseException:
             staging.discard()
             _remove_empty(made)
@@ -552,6 +558,8 @@ class GameFolder:
             laps.mark("save")
             result.warnings = staging.commit()
             laps.mark("commit")
+            if not dry_run:
+                _record_draws(self.root, game, turn)
         except BaseException:
             staging.discard()
             if dry_run:
@@ -612,6 +620,14 @@ def write_reports(game: Game, players: list[PlayerBase], staging: Staging, folde
             written.append((p.name, path))
             progress.advance()
     return written
+
+
+def _record_draws(root: Path, game: Game, turn: int) -> None:
+    """history.yaml's record of a turn some of whose draws a scenario forced: its results were not left to
+    chance, and whoever reads the game's history must know it."""
+    used = [f"$.draws[{e.at}]" for e in game.forced if e.turn == turn]
+    if used:
+        store.append_history(root, {"action": "draws", "turn": turn, "forced": used})
 
 
 def _missing_parents(root: Path) -> list[Path]:

@@ -3,7 +3,8 @@ rollback of the last turn, GM actions on the players, and the game's history of 
 
 Layout this module adds to GAMEDIR (see folder.py for the rest, and inbox.py for the filed orders, the
 GM's submissions in inbox/turn-NNN/gm/ and each turn's submitted.txt):
-    history.yaml      append-only: one YAML list item per GM action (rollback, email, drop, replace, order)
+    history.yaml      append-only: one YAML list item per GM action (rollback, email, drop, replace, order), and
+                      for a test game its start and each turn with forced draws (new, draws)
     game.yaml         `no_orders_limit: N` (percent, default 50): the share of active positions that may
                       send nothing before a turn from filed orders is refused without --force (folder.py)
 
@@ -204,7 +205,8 @@ def rollback(root: Path) -> tuple[int, list[str], list[dict[str, Any]]]:
             raise GameError(f"{final}: cannot roll back: {e.strerror or e}") from None
         fsync_dir(folder.turns_dir)
         names = inbox.file_back(root, away, last)
-        undone = [h for h in read_history(root) if h.get("turn") == last and h.get("action") != "rollback"]
+        undone = [h for h in read_history(root)
+                  if h.get("turn") == last and h.get("action") not in ("rollback", "draws")]
         append_history(root, {"action": "rollback", "turn": last, "filed": names})
         shutil.rmtree(away, ignore_errors=True)
         fsync_dir(folder.turns_dir)

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from rulesdsl.runtime.forced import ForcedStream, weighted_row
+
 
 class Thing:
     """Base of every generated thing class (and of Player): a key and a declaration order."""
@@ -600,6 +602,8 @@ def lookup(table: str, rows: dict[Any, Any], key: Any) -> Any:
 def weighted_pick(rng: random.Random, rows: Sequence[tuple[Fraction, Any]]) -> Any:
     scale = math.lcm(*(Fraction(w).denominator for w, _ in rows))
     weights = [int(Fraction(w) * scale) for w, _ in rows]
+    if type(rng) is ForcedStream:  # a scenario's forced draw (runtime/draws.py) names a row, not a number
+        return rows[weighted_row(rng, weights)][1]
     r = rng.randrange(sum(weights))
     for w, (_, value) in zip(weights, rows, strict=True):
         if r < w:
@@ -618,12 +622,16 @@ def chance(rng: random.Random, percent: int) -> bool:
 
 def pick(rng: random.Random, items: Sequence[Any]) -> Any:
     items = list(items)
-    return items[rng.randrange(len(items))] if items else None
+    if not items:
+        return None
+    if type(rng) is ForcedStream:  # a scenario's forced draw (runtime/draws.py) names the item's place
+        return items[rng.forced_pick(len(items))]
+    return items[rng.randrange(len(items))]
 
 
 def shuffle(rng: random.Random, items: Iterable[Any]) -> list[Any]:
     out = list(items)
-    rng.shuffle(out)
+    rng.shuffle(out)  # a ForcedStream's shuffle takes a scenario's forced order (runtime/forced.py)
     return out
 
 

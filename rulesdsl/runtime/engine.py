@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import random
 import traceback
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ from rulesdsl.runtime.core import (
     key_text,
     unchanging,
 )
+from rulesdsl.runtime.forced import Forced, ForcedDrawError, ForcedStream, this_turn, undrawn
 from rulesdsl.runtime.grid import Grid, SectorNames
 from rulesdsl.runtime.mail import LINE_END, Mail, MailReader, Refusal, by_account
 from rulesdsl.runtime.orders import OrderReader, shown
@@ -141,6 +143,10 @@ class Game:
         # Read-only by contract: what the generated code loops over is copied first or only read.
         self.orders_done: dict[str, list[OrderRec]] = {name: [] for name in self.orders}
         self._rngs: dict[str, random.Random] = {}
+        # A scenario's forced draws (runtime/draws.py), all of them, kept with the game; and this turn's values
+        # still to draw, by stream name. Empty in a game that forces none: then `rng` and `keyed` never look.
+        self.forced: list[Forced] = []
+        self._forcing: dict[str, deque[tuple[Forced, int]]] = {}
         self.warnings: list[str] = []
         self.unrouted: list[str] = []
         # The GM orders carried out this turn, by kind: the keys of the positions they were given for (None for
@@ -246,6 +252,8 @@ class Game:
         if r is None:
             digest = hashlib.sha256(f"{self.seed}/{self.turn}/{purpose}".encode()).digest()
             r = self._rngs[purpose] = random.Random(int.from_bytes(digest[:8], "big"))
+            if self._forcing:
+                r = self._force(purpose, r)
         return r
 
     def keyed(self, purpose: str, *keys: Any) -> random.Random:
@@ -255,7 +263,24 @@ class Game:
         r = self._rngs.get(name)
         if r is None:
             r = self._rngs[name] = KeyedStream(f"{self.seed}/{self.turn}/{name}")
+            if self._forcing:
+                r = self._force(name, r)
         return r
+
+    def _force(self, name: str, r: random.Random) -> random.Random:
+        """The stream `name` as this turn draws it: with the values a scenario forces on it, if any."""
+        queue = self._forcing.get(name)
+        if queue is None:
+            return r
+        r = self._rngs[name] = ForcedStream(r, queue)
+        return r
+
+    def _all_forced_drawn(self) -> None:
+        """A forced value no draw took stops the turn: a golden that shows it would say what did not happen."""
+        why = undrawn(self._forcing)
+        self._forcing = {}
+        if why is not None:
+            raise ForcedDrawError(why)
 
     def news(self, text: str) -> None:
         self._news.append(text)
@@ -303,6 +328,7 @@ class Game:
         GM's progress bar."""
         self.turn += 1
         self._news, self._batch, self._rngs, self._taken = [], {}, {}, []
+        self._forcing = this_turn(self.forced, self.turn) if self.forced else {}
         for store in self.units.values():
             store.destroyed.clear()
         self.orders_done = {name: [] for name in self.orders}
@@ -323,6 +349,9 @@ class Game:
                 self._run_defaults()
             with self.doing("ending the turn"):
                 self._end_of_turn()
+            if self._forcing:
+                with self.doing("checking the scenario's forced draws"):
+                    self._all_forced_drawn()
             # Victory conditions write nothing: a function they call for every player (who controls each
             # country) is worked out once for all of them.
             with self.doing("judging victory"), unchanging(self):
@@ -336,6 +365,7 @@ class Game:
         """The phases `at start`, in the order written: once, as the game is made, after the scenario's values
         are in. Their chance is drawn from the game's seed and starting turn, like a turn's."""
         self._rngs = {}
+        self._forcing = this_turn(self.forced, self.turn) if self.forced else {}
         self.starting = True
         try:
             for phase in self.spec.phases:
@@ -343,6 +373,9 @@ class Game:
                     with self.doing(f"phase {phase.name}"):
                         if phase.when is None or phase.when(self):
                             phase.run(self)
+            if self._forcing:
+                with self.doing("checking the scenario's forced draws"):
+                    self._all_forced_drawn()
         except RulesError:
             raise
         except Exception as exc:
@@ -350,6 +383,7 @@ class Game:
         finally:
             self.starting = False
             self.routes = None
+            self._forcing = {}
         self._rngs, self._news, self.turns = {}, [], {}
 
     @property
@@ -379,7 +413,7 @@ class Game:
                 line = _last_before(self.spec.line_map, lineno, 0)
                 rule = _last_before(self.spec.rule_map, lineno, "")
         kind = type(exc).__name__
-        msg = str(exc) if isinstance(exc, (TableMiss, IndexError)) else f"{kind}: {exc}"
+        msg = str(exc) if isinstance(exc, (TableMiss, IndexError, ForcedDrawError)) else f"{kind}: {exc}"
         if isinstance(exc, Halt):
             msg = f"halted: {exc}"
         if isinstance(exc, ZeroDivisionError):

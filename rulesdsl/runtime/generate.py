@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from rulesdsl.runtime import worldgen
+from rulesdsl.runtime.forced import not_forceable
 from rulesdsl.runtime.sectors import SectorError
 
 
@@ -37,6 +38,7 @@ def _percent(func: str, value: int) -> None:
 
 
 def continents(g: Any, rng: random.Random, area: Iterable[Any], percent: int, count: int) -> list[Any]:
+    not_forceable("continents", rng)
     _percent("continents", percent)
     _at_least("continents", "the count of continents", count, 1)
     return _things(g, worldgen.continents(g.grid, rng, _ords(area), percent, count))
@@ -46,6 +48,7 @@ def patches(g: Any, rng: random.Random, area: Iterable[Any], n: int, size: int) 
     """n sectors of the area (all of it if it has no more) in clumps of about `size`. The library shares
     out percents among several kinds at once; the language calls once per kind, over the sectors still free,
     with a count, which is exact: the count is made a share of the area here, for one kind."""
+    not_forceable("patches", rng)
     _at_least("patches", "the number of sectors", n, 0)
     _at_least("patches", "the size of a patch", size, 1)
     cells = sorted(set(_ords(area)))
@@ -53,6 +56,7 @@ def patches(g: Any, rng: random.Random, area: Iterable[Any], n: int, size: int) 
 
 
 def ranges(g: Any, rng: random.Random, area: Iterable[Any], n: int, length: int) -> list[Any]:
+    not_forceable("ranges", rng)
     _at_least("ranges", "the number of sectors", n, 0)
     _at_least("ranges", "the length of a range", length, 1)
     cells = sorted(set(_ords(area)))
@@ -60,11 +64,13 @@ def ranges(g: Any, rng: random.Random, area: Iterable[Any], n: int, length: int)
 
 
 def spread(g: Any, rng: random.Random, candidates: Iterable[Any], n: int, spacing: int) -> list[Any]:
+    not_forceable("spread", rng)
     _at_least("spread", "the number of sites", n, 0)
     return _things(g, worldgen.spread(g.grid, rng, _ords(candidates), n, spacing))
 
 
 def scatter(g: Any, rng: random.Random, candidates: Iterable[Any], n: int, spacing: int) -> list[Any]:
+    not_forceable("scatter", rng)
     _at_least("scatter", "the number of sites", n, 0)
     return _things(g, worldgen.scatter(g.grid, rng, _ords(candidates), n, spacing))
 

@@ -236,6 +236,9 @@ class RulesetSpec:
     # `calendar { ... }`: (the year turn 1 is in, the step of the cycle turn 1 is, the cycle's steps as
     # (period, kind)); None: turns are only numbered
     calendar: tuple[int, int, tuple[tuple[str, str], ...]] | None = None
+    # Each random stream the rules draw from, with the chance builtins that draw from it, by name: what a
+    # scenario's forced draws may name (runtime/draws.py). None: a module compiled before they were listed.
+    streams: tuple[tuple[str, tuple[str, ...]], ...] | None = None
 
     def player_attr(self, name: str | None) -> str | None:
         """The Python attribute of the player field `name` (a field named `class` is `class_`)."""

@@ -7,7 +7,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from rulesdsl.runtime import gridstate, unitstate
+from rulesdsl.runtime import draws, gridstate, unitstate
 from rulesdsl.runtime.codec import (
     StateError,
     StateErrors,
@@ -175,6 +175,11 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any], module_file: str = "")
         for a in o.args:
             if any(a.decided_by):
                 faults.check(functools.partial(_check_digits, g, o, a))
+    # Last: a key may name any player or instance. Kept as given, so that later faults name the scenario's paths.
+    found: list[StateError] = []
+    g.forced = draws.read(g, scenario.get("draws"), g.turn, found)
+    for e in found:
+        faults.check(functools.partial(_raise, e))
     faults.raise_any()
     # After the scenario's values, so that a scenario can give its own world and a start phase see it; before
     # `where` is judged, which the world they make must meet too.
@@ -183,6 +188,10 @@ def new_game(spec: RulesetSpec, scenario: dict[str, Any], module_file: str = "")
     if errors := broken(g, {id(obj): path for _, obj, _, path in pending}):
         raise StateErrors(errors)
     return g
+
+
+def _raise(e: StateError) -> None:
+    raise e
 
 
 def _check_table(g: Game, tc: TableCheckSpec) -> None:
@@ -268,6 +277,8 @@ def dump(g: Game) -> dict[str, Any]:
         "game_over": g.game_over,
         "winners": list(g.winners),
     }
+    if g.forced:  # only a game with forced draws (a test game): other state files stay as they were
+        out["engine"]["draws"] = [e.data() for e in g.forced]
     if g.standing:  # only a game with standing orders writes them: other state files stay as they were
         out["engine"]["standing"] = {p._key: [{"order": kind, "text": text} for kind, text in g.standing[p._key]]
                                      for p in g.all_players if g.standing.get(p._key)}
@@ -313,6 +324,12 @@ def load(spec: RulesetSpec, data: dict[str, Any], module_file: str = "") -> Game
     g.game_over = bool(eng.get("game_over", False))
     g.winners = list(eng.get("winners", []))
     g.standing = _load_standing(g, eng.get("standing", {}))
+    found: list[StateError] = []
+    # As the scenario gave them, checked then: the state keeps every entry, past turns' too, so that a fault
+    # names the scenario's `$.draws[i]` in any turn.
+    g.forced = draws.read(g, eng.get("draws"), 0, found, checked=False)
+    if found:
+        raise StateError(f"$.engine.draws{found[0].path[len('$.draws'):]}", str(found[0]).split(": ", 1)[1])
     if errors := broken(g):
         raise StateErrors(errors)
     return g
