@@ -135,6 +135,7 @@ class Status:
     winners: list[str]
     positions: list[Position] = field(default_factory=list)
     filed: int = 0
+    forced: list[int] = field(default_factory=list)  # the turns to come whose draws the scenario forces
 
 
 def status(root: Path) -> Status:
@@ -152,7 +153,8 @@ def status(root: Path) -> Status:
                 break  # the starting turn, or a turn from before this record was kept
             record.append(set(path.read_text(encoding="utf-8").split()))
         result = Status(game.spec.title, str(game.meta.get("id", "")), game.turn, game.game_over,
-                        list(game.winners), filed=len(filed_files(root)))
+                        list(game.winners), filed=len(filed_files(root)),
+                        forced=sorted({e.turn for e in game.forced if e.turn > game.turn}))
         for p in game.all_players:
             missed = 0
             for accounts in record:
@@ -178,6 +180,10 @@ def status_text(s: Status) -> str:
     active = [p for p in s.positions if p.active]
     if not s.game_over:
         lines.append(f"{sum(p.sent for p in active)} of {len(active)} active position(s) have sent orders.")
+    if s.forced:
+        # A test game: say so where the GM looks first, and which turns will not be left to chance.
+        turns = ", ".join(map(str, s.forced))
+        lines.append(f"A test game: its scenario forces draws of turn(s) {turns} (history.yaml records each).")
     return "\n".join(lines) + "\n"
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -10,8 +12,10 @@ import yaml
 
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.folder import GameFolder
-from rulesdsl.game.store import read_history
+from rulesdsl.game.store import read_history, rollback, status, status_text
+from rulesdsl.runtime import draws, generate
 from rulesdsl.runtime.core import RulesError
+from rulesdsl.runtime.forced import Forced, ForcedDrawError, ForcedStream, this_turn
 from rulesdsl.runtime.state import StateError, dump, load
 from tests.unit.rulestools import Loaded, load_text, write_ruleset
 
@@ -186,12 +190,17 @@ def test_a_game_folder_with_forced_draws_records_them_in_its_history(tmp_path: P
     scenario.write_text(yaml.safe_dump({"seed": 5, "players": [{"name": "Ann", "account": "ann", "code": "A1"}],
                                         "draws": [{"turn": 2, "stream": "dice", "values": [10]}]}), encoding="utf-8")
     folder = GameFolder.create(rules, tmp_path / "game", scenario, None)
+    assert "A test game: its scenario forces draws of turn(s) 2 " in status_text(status(tmp_path / "game"))
     folder.process_turn([], force=True)
-    folder.process_turn([], force=True)
+    result = folder.process_turn([], force=True)
+    assert "[10, " in (result.folder / "reports" / "ann-ann.txt").read_text(encoding="utf-8")
     assert read_history(tmp_path / "game") == [
         {"action": "new", "turn": 0, "test": "forced draws", "draws": 1},
         {"action": "draws", "turn": 2, "forced": ["$.draws[0]"]},
     ]
+    assert "A test game" not in status_text(status(tmp_path / "game"))  # no forced draw is still to come
+    # Rolled back, the turn's forced draws are no GM action to do again: the turn run again forces them.
+    assert rollback(tmp_path / "game")[2] == []
     bad = tmp_path / "bad.yaml"
     bad.write_text(yaml.safe_dump({"players": [{"name": "Ann", "account": "ann", "code": "A1"}],
                                    "draws": [{"turn": 1, "stream": 3, "values": []}]}), encoding="utf-8")
@@ -199,3 +208,19 @@ def test_a_game_folder_with_forced_draws_records_them_in_its_history(tmp_path: P
         GameFolder.create(rules, tmp_path / "game2", bad, None)
     assert "bad.yaml: $.draws[0].stream: 3 is not of type 'string'" in str(e.value)
     assert not (tmp_path / "game2").exists()
+
+
+def test_the_world_generation_builtins_streams_cannot_be_forced() -> None:
+    # They draw hundreds of numbers for one result: a stream only they draw from is refused by `new`, and a
+    # forced stream one of them meets (it shares its name with a roll's) stops the turn.
+    spec = SimpleNamespace(streams=(("world", ("continents", "patches")), ("cities", ("roll", "scatter"))))
+    errors: list[StateError] = []
+    draws.read(SimpleNamespace(spec=spec), [{"turn": 1, "stream": "world", "values": [1]},
+                                            {"turn": 1, "stream": "cities", "values": [1]}], 0, errors)
+    assert [str(e) for e in errors] == [
+        "$.draws[0].stream: stream 'world' is drawn only by continents, patches, whose draws cannot be forced "
+        "(only chance, roll, pick, shuffle and draw)"]
+    entry = Forced(1, 1, "cities", (), (1,))
+    stream = ForcedStream(random.Random(1), this_turn([entry], 1)["cities"])
+    with pytest.raises(ForcedDrawError, match=r"\$\.draws\[1\]\.values\[0\]: scatter draws from this stream"):
+        generate.scatter(None, stream, [], 1, 1)
