@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from rulesdsl.game.errors import GameError
-from rulesdsl.game.folder import GameFolder
+from rulesdsl.game.folder import GameFolder, yaml_bytes
 from rulesdsl.game.store import read_history, rollback, status, status_text
 from rulesdsl.runtime import draws, generate
 from rulesdsl.runtime.core import RulesError
@@ -25,6 +25,8 @@ data Country(code, name) {
   USA: "America"
   MEX: "Mexico"
 }
+thing Force numbered per owner { size: int = 1 }
+thing Battle numbered { size: int = 1 }
 world {
   rolls: list of int
   hits: list of bool
@@ -177,7 +179,7 @@ def test_the_state_keeps_the_draws_for_later_turns(loaded: Loaded) -> None:
     data = dump(g)
     assert data["engine"]["draws"] == [{"turn": 2, "stream": "dice", "keys": ["Country:USA"], "values": [3]},
                                        {"turn": 2, "stream": "mix", "values": [[2, 1, 4, 3]]}]
-    again = load(loaded.spec, yaml.safe_load(yaml.safe_dump(data)), str(loaded.module.__file__))
+    again = load(loaded.spec, yaml.safe_load(yaml_bytes(data)), str(loaded.module.__file__))
     again.process_turn([])
     assert seen(again)["rolls"][3] == 3 and seen(again)["mixed"] == ["b", "a", "d", "c"]
     assert dump(again) == dump(play(loaded, draws, turns=2))
@@ -224,3 +226,15 @@ def test_the_world_generation_builtins_streams_cannot_be_forced() -> None:
     stream = ForcedStream(random.Random(1), this_turn([entry], 1)["cities"])
     with pytest.raises(ForcedDrawError, match=r"\$\.draws\[1\]\.values\[0\]: scatter draws from this stream"):
         generate.scatter(None, stream, [], 1, 1)
+
+
+@pytest.mark.parametrize(("key", "text"), [
+    ("Force:1/12", "Force:1/12"), ("Battle:3", "Battle:3"), ("country:usa", None), ("Country:usa", "Country:USA"),
+    ("Player:1", "Player:1"), (7, "int:7"), ("int:07", "int:7"), ("text:a b", "text:a b"), (True, "bool:yes"),
+    (None, "none"), ("Force:12", None), ("Battle:1/3", None), ("Force:9/1", None), ("Battle:x", None),
+])
+def test_keys_are_written_as_state_files_write_them(loaded: Loaded, key: Any, text: str | None) -> None:
+    g = loaded.new_game(1)
+    errors: list[StateError] = []
+    assert draws.key_of(g, key, "$.k", errors) == text
+    assert bool(errors) == (text is None)
