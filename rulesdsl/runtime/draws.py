@@ -104,6 +104,11 @@ def _check_stream(g: Any, stream: str, path: str, errors: list[StateError]) -> N
                                        "draws cannot be forced (only chance, roll, pick, shuffle and draw)"))
 
 
+def spec_things(g: Any) -> list[Any]:
+    """The ruleset's keyed things, whose instances a scenario names by key."""
+    return [t for t in g.spec.things if not t.numbered]
+
+
 def key_of(g: Any, raw: Any, path: str, errors: list[StateError]) -> str | None:
     """A key as key_text writes it (runtime/core.py), from a key as a scenario writes it: a whole number, true or
     false, null, `text:WORDS`, `int:N`, or `KIND:KEY` for a player (`Player:ACCOUNT`), a keyed thing
@@ -120,8 +125,13 @@ def key_of(g: Any, raw: Any, path: str, errors: list[StateError]) -> str | None:
         return None
     kind, colon, key = raw.partition(":")
     if not colon:
+        # Most likely a thing's key or an account without its kind: name the one it would be.
+        meant = [f"{t.name}:{obj._key}" for t in spec_things(g) if (obj := g.lookup[t.name].get(raw.upper()))]
+        meant += [f"Player:{p._key}"] if (p := g.lookup["Player"].get(raw.upper())) else []
+        hint = f"; did you mean {' or '.join(meant)}?" if meant else ""
         errors.append(StateError(path, f"{shown(raw)} is not a key: write KIND:KEY (a thing's name and key, "
-                                       "Country:USA; Player:ACCOUNT; Force:ann/12), a whole number, or text:WORDS"))
+                                       "Country:USA; Player:ACCOUNT; Force:ann/12), a whole number, or "
+                                       f"text:WORDS{hint}"))
         return None
     if kind == "text":
         return raw

@@ -162,7 +162,7 @@ def test_the_scenario_is_checked_against_the_ruleset(loaded: Loaded) -> None:
     assert str(e.value).splitlines() == [
         "$.draws[0].stream: the ruleset draws nothing from stream 'dize'; did you mean dice?",
         "$.draws[0].keys[0]: 'USA' is not a key: write KIND:KEY (a thing's name and key, Country:USA; "
-        "Player:ACCOUNT; Force:ann/12), a whole number, or text:WORDS",
+        "Player:ACCOUNT; Force:ann/12), a whole number, or text:WORDS; did you mean Country:USA?",
         "$.draws[0].keys[1]: Country has no key 'XX'",
         "$.draws[0].keys[2]: 'Box' is no kind of key (a thing, Player, text, int or bool)",
         "$.draws[1].turn: turn -1 is before the game's start (turn 0); it would never come",
