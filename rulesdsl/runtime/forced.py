@@ -41,7 +41,6 @@ class Forced:
         return out
 
 
-
 def shown(value: Any) -> str:
     text = repr(list(value) if isinstance(value, tuple) else value)
     return text if len(text) <= 60 else f"{text[:57]}..."
