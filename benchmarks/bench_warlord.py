@@ -69,8 +69,8 @@ suites (wall times not comparable): main 2.06, 2.67 s; with L2 2.22, 2.44 and 2.
 against 0.40/0.67 and 0.39/0.44 s wall: within the spread; state (0.97 MB) and peak (186 MB) unchanged.
 A scenario's forced draws (issue 14, C4; this game forces none, so a stream's first draw of a turn reads one
 empty dict more, a pick or a weighted draw asks its stream's type), --divisions 5000, CPU of turn 1 and turn
-2, load 5-9 (other work on the machine), two runs each alternated: main (before money places) 1.95, 2.43 and 2.12, 2.46 s; with
-forced draws 1.95, 2.48 and 2.09, 2.51 s: within the runs' spread; state and peak unchanged.
+2, load 5-9 (other work on the machine), two runs each alternated: main (before money places) 1.95, 2.43 and
+2.12, 2.46 s; with forced draws 1.95, 2.48 and 2.09, 2.51 s: within the runs' spread; state and peak unchanged.
 """
 
 from __future__ import annotations
