@@ -15,7 +15,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from tests.golden.harness import Scenario, play, scenarios, start
 
-ALL = [s for ruleset in ("covert", "nukecards", "warlord") for s in scenarios(ruleset)]
+ALL = [s for ruleset in ("covert", "nukecards", "warlord", "wcg") for s in scenarios(ruleset)]
 
 
 @pytest.mark.parametrize("scenario", ALL, ids=[s.id for s in ALL])
@@ -28,12 +28,13 @@ def test_golden(scenario: Scenario, tmp_path: Path, text_snapshot: SnapshotAsser
 # warlord's with a hand-made map, cities and divisions, and warlord's first turn (the world's outline and the
 # cities reported).
 STARTS = [s for s in ALL
-          if s.id in ("covert-intelligence", "nukecards-basics", "warlord-movement", "warlord-first-turn")]
+          if s.id in ("covert-intelligence", "nukecards-basics", "warlord-movement", "warlord-first-turn",
+                        "wcg-start")]
 
 
 @pytest.mark.parametrize("scenario", STARTS, ids=[s.id for s in STARTS])
 def test_golden_start(scenario: Scenario, tmp_path: Path, text_snapshot: SnapshotAssertion) -> None:
-    assert len(STARTS) == 4  # a renamed scenario does not silently leave this test without a case
+    assert len(STARTS) == 5  # a renamed scenario does not silently leave this test without a case
     reports = list(start(scenario, tmp_path / "game"))
     players = yaml.safe_load((scenario.folder / "scenario.yaml").read_text(encoding="utf-8"))["players"]
     assert len(reports) == len(players)  # every player has a starting report
