@@ -26,14 +26,15 @@ STUB_FUNCTIONS = {
 STUB_PROCEDURES = {
     "fluctuate", "yearly_changes", "work_out_income", "reset_year", "settle", "default_budget",      # W2
     "move_forces", "restart", "plans_hit", "advance_plans", "announce_invasions",                    # W3
-    "open_vote", "close_vote", "count_votes", "call_default", "balance_default_votes", "merger_default",  # W4
+    "open_vote", "close_vote", "count_votes", "call_default", "balance_default_votes", "merger_default",
+    "end_mandates",                                                                                  # W4
     "lose_forces", "open_battle", "resolve_battle", "after_battle", "default_stance", "battles", "flights",
     "works", "occupation",                                                                           # W5
 }
 # Orders still stubs (refused "not yet"): a package that fills one takes it out of this set.
 STUB_ORDERS = {
     "invest", "budget_army", "budget_save", "budget_factory", "budget_export", "budget_currency",
-    "budget_upkeep", "budget_fort", "unique",                                                        # W2
+    "budget_upkeep", "budget_fort", "unique", "budget",                                              # W2
     "move", "plan", "commit", "uncommit", "retreat", "orders_change", "invade", "defend", "fund", "build",
     "give", "merge",                                                                                 # W3
     "draft_stop", "draft", "vote", "call", "balance", "lift", "approve", "deny", "rule", "units", "remove",
@@ -44,8 +45,13 @@ STUB_ORDERS = {
 PHASES = [
     "seating", "mustering", "first_year",
     "settle_budgets", "spending", "moves", "planning", "invasions", "defence", "un", "month_end", "votes_close",
-    "new_year", "call_default_phase", "balance_default_phase", "merger_default_phase", "budget_default",
+    "new_year",
 ]
+# The administrator's discretions with a default (R72), run after the last phase when the GM gave none, and
+# the world orders (for no position).
+DEFAULTS = {"budget": ("reaction",), "call": ("reaction",), "balance": (), "lift": ("reaction",),
+            "approve": ("budget",)}
+WORLD_ORDERS = {"call", "balance", "lift", "approve", "deny", "rule", "units", "remove", "extend"}
 # Parameters of packages not yet in: W0101 (never used) is allowed for these only, until their package lands.
 UNREAD_PARAMETERS = {
     "income_per_point", "currency_step", "currency_step_cost_pct", "export_level_cost", "factory_cost",
@@ -126,6 +132,13 @@ def test_the_phases_run_in_the_designs_order() -> None:
     assert kinds["invasions"] == ("action",)
     assert kinds["new_year"] == ("reaction",)
     assert kinds["settle_budgets"] == ()  # a refused budget is sent again in any later turn of the year (R18)
+
+
+def test_every_discretion_is_a_gm_order_with_its_default() -> None:
+    orders = {o.name: o for o in _program().orders}
+    assert {n: o.default.kinds for n, o in orders.items() if o.default is not None} == DEFAULTS
+    assert {n for n, o in orders.items() if o.world} == WORLD_ORDERS
+    assert all(orders[n].kind == "gm" for n in DEFAULTS.keys() | WORLD_ORDERS | {"grant", "fine", "stance"})
 
 
 def test_a_stub_order_says_not_yet() -> None:
