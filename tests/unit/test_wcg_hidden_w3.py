@@ -44,8 +44,8 @@ def _same_for(a: dict[tuple[int, str], str], b: dict[tuple[int, str], str], outp
 
 def test_w3_private_move_between_own_countries(tmp_path: Path) -> None:
     # Ann's battleship sails between the United States and Cuba, both hers, or stays home.
-    moved = _reports(tmp_path, "moved", {2: {"ann": ["MOVE BAT,1,USA,CUB"]}, 3: {}})
-    stayed = _reports(tmp_path, "stayed", {2: {"ann": []}, 3: {}})
+    moved = _reports(tmp_path, "moved", {2: {"ann": ["MOVE BAT,1,USA,CUB"]}})
+    stayed = _reports(tmp_path, "stayed", {2: {"ann": []}})
     assert "Cuba: 1 battleship" in moved[(2, "1-ann")] and "Cuba: 1 battleship" not in stayed[(2, "1-ann")]
     _same_for(moved, stayed, ["2-bob", "3-carol", "news"])
 
@@ -53,15 +53,15 @@ def test_w3_private_move_between_own_countries(tmp_path: Path) -> None:
 def test_w3_private_payer_of_fund_and_build(tmp_path: Path) -> None:
     # 4 infantry bought in Carol's Canada with Ann's money or with Bob's: Carol and the news cannot tell who paid.
     lines = ["FUND CAN,2.5", "BUILD CAN,INF,4"]
-    by_ann = _reports(tmp_path, "by-ann", {1: {"ann": lines}, 2: {}})
-    by_bob = _reports(tmp_path, "by-bob", {1: {"bob": lines}, 2: {}})
+    by_ann = _reports(tmp_path, "by-ann", {1: {"ann": lines}})
+    by_bob = _reports(tmp_path, "by-bob", {1: {"bob": lines}})
     assert "4 new infantry appear in Canada" in by_ann[(1, "news")]
     _same_for(by_ann, by_bob, ["3-carol", "news"])
 
 
 def test_w3_private_give(tmp_path: Path) -> None:
     # Ann gives Bob $3.0M, or nothing: Carol and the news cannot tell.
-    given = _reports(tmp_path, "given", {2: {"ann": ["GIVE 2,3.0"]}, 3: {}})
-    kept = _reports(tmp_path, "kept", {2: {"ann": []}, 3: {}})
+    given = _reports(tmp_path, "given", {2: {"ann": ["GIVE 2,3.0"]}})
+    kept = _reports(tmp_path, "kept", {2: {"ann": []}})
     assert "Ann gives you $3.0M" in given[(2, "2-bob")]
     _same_for(given, kept, ["3-carol", "news"])
