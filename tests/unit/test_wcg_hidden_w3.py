@@ -51,11 +51,11 @@ def test_w3_private_move_between_own_countries(tmp_path: Path) -> None:
 
 
 def test_w3_private_payer_of_fund_and_build(tmp_path: Path) -> None:
-    # 4 infantry bought in Carol's Canada with Ann's money or with Bob's: Carol and the news cannot tell who paid.
-    lines = ["FUND CAN,2.5", "BUILD CAN,INF,4"]
+    # 3 infantry bought in Carol's Canada with Ann's money or with Bob's: Carol and the news cannot tell who paid.
+    lines = ["FUND CAN,2.5", "BUILD CAN,INF,3"]
     by_ann = _reports(tmp_path, "by-ann", {1: {"ann": lines}})
     by_bob = _reports(tmp_path, "by-bob", {1: {"bob": lines}})
-    assert "4 new infantry appear in Canada" in by_ann[(1, "news")]
+    assert "3 new infantry appear in Canada" in by_ann[(1, "news")]
     _same_for(by_ann, by_bob, ["3-carol", "news"])
 
 
