@@ -35,7 +35,7 @@ STUB_PROCEDURES = {
 STUB_ORDERS = {
     "draft_stop", "draft", "vote", "call", "balance", "lift", "approve", "deny", "rule", "units", "remove",
     "extend", "grant", "fine", "stance",                                                             # W4
-    "hide", "surface", "wake", "fortify_now", "sneak", "spy", "fire",                                # W5
+    "wake", "fortify_now", "sneak", "spy", "fire",                                                   # W5
 }
 # The turn (w14-design.md, "How conflicts are kept small" item 2), in the order it runs.
 PHASES = [
@@ -52,7 +52,7 @@ WORLD_ORDERS = {"call", "balance", "lift", "approve", "deny", "rule", "units", "
 UNREAD_PARAMETERS = {
     "income_per_point",                                                                            # W1
     "balance_default",                                                                             # W4
-    "fort_hit_penalty", "range0_rounds", "detect_step", "detect_cap", "detect_cap_max", "sneak_damage",  # W5
+    "fort_hit_penalty",                                                                            # W5
 }
 # Where a stack may change: made, grown, shrunk or destroyed.
 STACK_CHANGERS = {"add_forces", "lose_forces"}
