@@ -422,7 +422,9 @@ class GameFolder:
                                 f"({waiting[0].parent}); nothing was done. Run `rulesdsl turn {self.root}` "
                                 "without order files to process them, or use --force to process only the "
                                 "files given")
-            return self._process_turn(order_files, force, False, dry_run, progress=progress)
+            # The GM's filed orders are carried out first whichever way the players' mail comes.
+            return self._process_turn(order_files, force, False, dry_run, inbox.gm_files(self.root, coming),
+                                      progress)
 
     def _filed_orders(self, force: bool) -> list[Path]:
         files = inbox.filed_files(self.root, self.latest_turn() + 1)
