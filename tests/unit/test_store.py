@@ -406,3 +406,14 @@ def test_a_mistyped_gm_order_is_refused_as_it_is_filed(tmp_path: Path) -> None:
     with pytest.raises(GameError, match=r'line 1 "GRANT 500": .*; nothing was filed'):
         store.gm_order(game, "A1", ["GRANT 500"])
     assert store.gm_files(game) == [] and store.read_history(game) == []
+
+
+def test_a_gm_order_is_carried_out_when_the_turn_is_given_mail_files(tmp_path: Path) -> None:
+    # `rulesdsl turn GAMEDIR FILES...` used to read only FILES: the GM's filed orders were dropped silently.
+    game = _gm_game(tmp_path)
+    assert main(["gm", str(game), "order", "b2", "GRANT 5"]) == 0
+    mail = tmp_path / "ann.txt"
+    mail.write_text("A1\nX1\n")
+    GameFolder(game).process_turn([mail], force=True)
+    assert _cash(game) == {"A1": 10, "B2": 15}
+    assert (game / "turns" / "turn-001" / "gm" / "01-001-B2.txt").read_text() == "B2\nY2\nGRANT 5\n"
