@@ -20,7 +20,7 @@ from rulesdsl.runtime.state import StateError, new_game
 from .rulestools import RULESETS, show
 
 # The world is written in a file of its own until the seams of wcg.rules land; then it moves there.
-WORLD = RULESETS / "wcg_world.rules"
+WORLD = RULESETS / "wcg.rules"
 
 # Every unit the rulebook describes (rb 61-80), as its chart row names it ("Escourt" is the escort, the
 # "Missle Truck" the missile truck; rb 65 and 74 write battleships and interceptors in the plural).

@@ -51,9 +51,10 @@ DEFAULTS = {"budget": ("reaction",), "call": ("reaction",), "balance": (), "lift
 WORLD_ORDERS = {"call", "balance", "lift", "approve", "deny", "rule", "units", "remove", "extend"}
 # Parameters of packages not yet in: W0101 (never used) is allowed for these only, until their package lands.
 UNREAD_PARAMETERS = {
-    "income_per_point",                                                                            # W1
     "fort_hit_penalty",                                                                            # W5
 }
+# Data of packages not yet in, never read until their package lands: W0101 allowed for these only.
+UNREAD_DATA = {"table `gcasd_hit` is never used"}                                                  # W5
 # Where a stack may change: made, grown, shrunk or destroyed.
 STACK_CHANGERS = {"add_forces", "lose_forces"}
 
@@ -148,7 +149,7 @@ def test_the_check_is_clean_but_for_unread_parameters() -> None:
     checked = check_path(RULES)
     assert [d for d in checked.diagnostics if d.severity == "error"] == []
     warned = {d.message for d in checked.diagnostics if d.severity != "error"}
-    allowed = {f"parameter `{p}` is never used" for p in UNREAD_PARAMETERS}
+    allowed = {f"parameter `{p}` is never used" for p in UNREAD_PARAMETERS} | UNREAD_DATA
     assert warned <= allowed, sorted(warned - allowed)
 
 
