@@ -26,15 +26,15 @@ def test_golden(scenario: Scenario, tmp_path: Path, text_snapshot: SnapshotAsser
 
 # One scenario of each ruleset: covert's with spies and a superspy placed, nukecards' with every kind of card dealt,
 # warlord's with a hand-made map, cities and divisions, and warlord's first turn (the world's outline and the
-# cities reported).
+# cities reported); WCG's test world, the 1960 world's eight positions, and two minor-currency starters.
 STARTS = [s for s in ALL
           if s.id in ("covert-intelligence", "nukecards-basics", "warlord-movement", "warlord-first-turn",
-                        "wcg-start")]
+                        "wcg-start", "wcg-world-1960", "wcg-minor-starter")]
 
 
 @pytest.mark.parametrize("scenario", STARTS, ids=[s.id for s in STARTS])
 def test_golden_start(scenario: Scenario, tmp_path: Path, text_snapshot: SnapshotAssertion) -> None:
-    assert len(STARTS) == 5  # a renamed scenario does not silently leave this test without a case
+    assert len(STARTS) == 7  # a renamed scenario does not silently leave this test without a case
     reports = list(start(scenario, tmp_path / "game"))
     players = yaml.safe_load((scenario.folder / "scenario.yaml").read_text(encoding="utf-8"))["players"]
     assert len(reports) == len(players)  # every player has a starting report

@@ -19,7 +19,6 @@ from rulesdsl.runtime.state import StateError, new_game
 
 from .rulestools import RULESETS, show
 
-# The world is written in a file of its own until the seams of wcg.rules land; then it moves there.
 WORLD = RULESETS / "wcg.rules"
 
 # Every unit the rulebook describes (rb 61-80), as its chart row names it ("Escourt" is the escort, the
@@ -224,6 +223,23 @@ def test_the_game_is_made_with_the_starting_units(game: Game) -> None:
 def test_a_navy_without_a_port_stops_the_new_game(world: tuple[ModuleType, RulesetSpec]) -> None:
     with pytest.raises(RulesError, match=r"garrison EGY_CGO: Egypt has no port"):
         start(world, "USA", "EGY", Country={"EGY": {"ports": 0}})
+
+
+def test_a_gcasd_garrison_row_stops_the_new_game(world: tuple[ModuleType, RulesetSpec]) -> None:
+    with pytest.raises(RulesError, match=r"garrison CUB_INF: the G.C.A.S.D. is a level of the country"):
+        start(world, "USA", "EGY", Garrison={"CUB_INF": {"kind": "GCASD"}})
+
+
+def test_golden_no_port_navy_is_refused_by_rulesdsl_new(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from rulesdsl.cli import main
+    from tests.golden.harness import GOLDEN
+
+    scenario = GOLDEN / "wcg" / "no-port-navy" / "refused.yaml"
+    code = main(["new", str(WORLD), str(tmp_path / "game"), "--scenario", str(scenario)])
+    err = capsys.readouterr().err
+    assert code == 2 and not (tmp_path / "game").exists()
+    assert "error: the game was not made:" in err
+    assert "halted: garrison CUB_CGO: Cuba has no port and cannot have a navy (rb 10)" in err
 
 
 def test_a_home_that_is_not_a_starting_position_stops_the_new_game(world: tuple[ModuleType, RulesetSpec]) -> None:
