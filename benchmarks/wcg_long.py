@@ -5,6 +5,7 @@ carried out (GM orders aside). Until every package's maker is in, `--check` only
 out; `--strict` fails on them (W6 adds it to .ci/run with the five-year game).
 
 Run: python benchmarks/wcg_long.py --check
+     python benchmarks/wcg_long.py --world-1960 --turns 125 --check   (the 1960 world, 8 players, 24 countries)
      python benchmarks/wcg_long.py --turns 125 --check --strict
 """
 
@@ -33,6 +34,8 @@ from tests.unit.wcg_orders import MAKERS  # noqa: E402
 
 RULES = ROOT / "rulesets" / "wcg.rules"
 WORLD = ROOT / "tests" / "golden" / "wcg" / "_world" / "scenario-base.yaml"
+# The whole map with its garrisons and the eight starting positions played: the game as players will have it.
+WORLD_1960 = ROOT / "tests" / "golden" / "wcg" / "world-1960" / "scenario.yaml"
 
 
 def order_patterns() -> dict[str, re.Pattern[str]]:
@@ -122,9 +125,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--turns", type=int, default=25)
     ap.add_argument("--scenario", type=Path, default=WORLD)
+    ap.add_argument("--world-1960", action="store_true", help="the 1960 world with 8 players (not --scenario)")
     ap.add_argument("--check", action="store_true", help="check the game; exit 1 on a fault")
     ap.add_argument("--strict", action="store_true", help="with --check: exit 1 if an order was never carried out")
     args = ap.parse_args(argv)
+    if args.world_1960:
+        args.scenario = WORLD_1960
     os.environ["RULESDSL_PROGRESS"] = "none"
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
