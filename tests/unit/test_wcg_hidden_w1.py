@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from rulesdsl.game.folder import GameFolder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,16 +44,19 @@ def differing(a: dict[str, bytes], b: dict[str, bytes]) -> set[str]:
     return {k for k in a if a[k] != b[k]}
 
 
-def test_w1_private_starting_army(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def same(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+    return outputs(tmp_path_factory.mktemp("wcg-hidden-w1"), "same", "")
+
+
+def test_w1_private_starting_army(same: dict[str, bytes], tmp_path: Path) -> None:
     # Egypt's starting army (rb 11) is its ruler's to know: 29 infantry or 40, nobody else's report moves.
-    same = outputs(tmp_path, "a", "")
     more = outputs(tmp_path, "b", "Garrison:\n  EGY_INF: {count: 40}\n")
     changed = differing(same, more)
     assert changed and all(k.split("/")[1].startswith("3-") for k in changed), sorted(changed)
 
 
-def test_w1_private_neutral_garrison(tmp_path: Path) -> None:
+def test_w1_private_neutral_garrison(same: dict[str, bytes], tmp_path: Path) -> None:
     # A country no player rules keeps its army to itself (Canada: 127 infantry or 20): no report moves.
-    same = outputs(tmp_path, "a", "")
     fewer = outputs(tmp_path, "b", "Garrison:\n  CAN_INF: {count: 20}\n")
     assert differing(same, fewer) == set()
