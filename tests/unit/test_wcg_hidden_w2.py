@@ -8,17 +8,18 @@ from pathlib import Path
 
 from tests.golden.harness import GOLDEN, Scenario, play
 
-# The test world from the turn before December 1960's action turn: the yearly steps run at the end of turn 25.
+# The test world from the turn before December 1960's action turn (its first-year rolls, forced calm, moved to the
+# start turn): the yearly steps run at the end of turn 25. Incomes: Ann 72.0, Bob 2.2 (_world/scenario-base.yaml).
 BASE = (GOLDEN / "wcg" / "_world" / "scenario-base.yaml").read_text(encoding="utf-8").replace(
-    "seed: 14\n", "seed: 14\nturn: 23\n")
+    "seed: 14\n", "seed: 14\nturn: 23\n").replace("{turn: 0, stream", "{turn: 23, stream")
 # The United States' population forced to no change in both games: nature 5 alone (no investment), or nature 5
 # moved one toward a rise by a modifying roll of 3 to 6, still no change (with Ann's 20%).
 CALM = """\
-draws:
   - {turn: 25, stream: "nature", keys: ["Measure:POPULATION", null, "Country:USA"], values: [5]}
 """
 SHIFT = '  - {turn: 25, stream: "nature_shift", keys: ["Measure:POPULATION", null, "Country:USA"], values: [3]}\n'
-BOB = "WCG-1\n2 B2\nINVEST POPULATION,10,UP,ALLOW\nSAVE 10.8\n"
+# Bob approved: 10% of 2.2 is ceil(0.22) = 0.3, + 1.9 = 2.2.
+BOB = "WCG-1\n2 B2\nINVEST POPULATION,10,UP,ALLOW\nSAVE 1.9\n"
 
 
 def _reports(tmp: Path, name: str, ann: str, draws: str) -> dict[tuple[int, str], str]:
