@@ -57,7 +57,7 @@ UNREAD_PARAMETERS = {
     "income_per_point", "currency_step", "currency_step_cost_pct", "export_level_cost", "factory_cost",
     "factory_points", "points_per_million",                                                        # W2
     "balance_default",                                                                             # W4
-    "fort_hit_penalty", "range0_rounds", "detect_step", "detect_cap", "detect_cap_max", "sneak_damage",  # W5
+    "range0_rounds", "detect_step", "detect_cap", "detect_cap_max", "sneak_damage",  # W5
 }
 # Where a stack may change: made, grown, shrunk or destroyed.
 STACK_CHANGERS = {"add_forces", "lose_forces", "split_forces"}
@@ -154,6 +154,8 @@ def test_the_check_is_clean_but_for_unread_parameters() -> None:
     assert [d for d in checked.diagnostics if d.severity == "error"] == []
     warned = {d.message for d in checked.diagnostics if d.severity != "error"}
     allowed = {f"parameter `{p}` is never used" for p in UNREAD_PARAMETERS}
+    # W5b's steps are called by W5a's resolve_battle: until both branches are merged, nobody calls them.
+    allowed |= {f"procedure `{p}` is never used" for p in ("air_step", "ground_step")}
     assert warned <= allowed, sorted(warned - allowed)
 
 
