@@ -39,7 +39,7 @@ STUB_ORDERS = {
     "give", "merge",                                                                                 # W3
     "draft_stop", "draft", "vote", "call", "balance", "lift", "approve", "deny", "rule", "units", "remove",
     "extend", "grant", "fine", "stance",                                                             # W4
-    "hide", "surface", "wake", "fortify_now", "sneak", "spy", "fire",                                # W5
+    "wake", "fortify_now", "sneak", "spy", "fire",                                                   # W5
 }
 # The turn (w14-design.md, "How conflicts are kept small" item 2), in the order it runs.
 PHASES = [
@@ -57,7 +57,7 @@ UNREAD_PARAMETERS = {
     "income_per_point", "currency_step", "currency_step_cost_pct", "export_level_cost", "factory_cost",
     "factory_points", "points_per_million",                                                        # W2
     "balance_default",                                                                             # W4
-    "fort_hit_penalty", "range0_rounds", "detect_step", "detect_cap", "detect_cap_max", "sneak_damage",  # W5
+    "fort_hit_penalty",                                                                            # W5
 }
 # Where a stack may change: made, grown, shrunk or destroyed.
 STACK_CHANGERS = {"add_forces", "lose_forces"}
