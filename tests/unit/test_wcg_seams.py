@@ -39,7 +39,7 @@ STUB_ORDERS = {
     "give", "merge",                                                                                 # W3
     "draft_stop", "draft", "vote", "call", "balance", "lift", "approve", "deny", "rule", "units", "remove",
     "extend", "grant", "fine", "stance",                                                             # W4
-    "wake", "fortify_now", "sneak", "spy", "fire",                                                   # W5
+    "wake", "fortify_now", "spy", "fire",                                                            # W5
 }
 # The turn (w14-design.md, "How conflicts are kept small" item 2), in the order it runs.
 PHASES = [
