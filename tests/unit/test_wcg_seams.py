@@ -33,8 +33,6 @@ STUB_PROCEDURES = {
 }
 # Orders still stubs (refused "not yet"): a package that fills one takes it out of this set.
 STUB_ORDERS = {
-    "move", "plan", "commit", "uncommit", "retreat", "orders_change", "invade", "defend", "fund", "build",
-    "give", "merge",                                                                                 # W3
     "draft_stop", "draft", "vote", "call", "balance", "lift", "approve", "deny", "rule", "units", "remove",
     "extend", "grant", "fine", "stance",                                                             # W4
     "fire",                                                                                          # W5
@@ -54,6 +52,7 @@ WORLD_ORDERS = {"call", "balance", "lift", "approve", "deny", "rule", "units", "
 UNREAD_PARAMETERS = {
     "income_per_point",                                                                            # W1
     "balance_default",                                                                             # W4
+    "fort_hit_penalty",                                                                            # W5
 }
 # Where a stack may change: made, grown, shrunk or destroyed.
 STACK_CHANGERS = {"add_forces", "lose_forces", "split_forces"}
@@ -159,17 +158,18 @@ def test_a_stub_order_is_refused_and_an_order_in_the_wrong_kind_of_turn_with_the
     folder = tmp_path / "scenario"
     folder.mkdir()
     (folder / "scenario.yaml").write_bytes((GOLDEN / "wcg" / "_world" / "scenario-base.yaml").read_bytes())
-    for turn, lines in [(1, ["MOVE INF,1,USA,MEX", "FUND USA,1"]), (2, ["MOVE INF,1,USA,MEX", "UN STOP MEX,USA"])]:
+    for turn, lines in [(1, ["MOVE INF,1,USA,MEX", "FUND USA,1"]), (2, ["MOVE INF,1,USA,MEX", "UN STOP MEX,USA"]),
+                        (3, ["FIRE CUB,1,MEX"])]:
         (folder / f"turn-{turn}").mkdir(parents=True)
         (folder / f"turn-{turn}" / "01-ann.txt").write_text("\n".join(["WCG-1", "1 A1", *lines]) + "\n",
                                                             encoding="utf-8")
     reports = {(turn, name): text for turn, name, text in play(Scenario("wcg", "stubs", folder), tmp_path / "g")}
-    first, second = reports[(1, "1-ann")], reports[(2, "1-ann")]
+    first, second, third = (reports[(t, "1-ann")] for t in (1, 2, 3))
     assert "January 1960, budget" in first
     row = next(r for r in first.splitlines() if "MOVE INF,1,USA,MEX" in r)
     assert "given in action or reaction turns; this is the budget turn of January 1960" in row, row
-    assert "not yet" in next(r for r in first.splitlines() if "FUND USA,1" in r)
-    assert "not yet" in next(r for r in second.splitlines() if "MOVE INF,1,USA,MEX" in r)
+    assert "United States lends 1 infantry to Mexico" in second          # W3's MOVE, no longer a stub
+    assert "not yet" in next(r for r in third.splitlines() if "FIRE CUB,1,MEX" in r)
     assert "reaction turns" in next(r for r in second.splitlines() if "UN STOP MEX,USA" in r)
 
 

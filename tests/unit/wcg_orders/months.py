@@ -1,0 +1,116 @@
+"""W3's order maker for WCG's long game: a player's report of the turn before -> plausible monthly actions (moves,
+plans and their lines, invasions, retreats, spending, a merger request) and the lines written to be refused."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+ORDERS = ["move", "plan", "commit", "uncommit", "retreat", "orders_change", "invade", "defend", "fund", "build",
+          "give", "merge"]
+
+EXPECTED = [
+    r"you have \d+ [a-z .]+ in [A-Za-z .'-]+",
+    r"only -?\d+ [a-z .]+ in [A-Za-z .'-]+ are not committed to a plan",
+    r"[a-z .]+ cannot go from .+ to .+: .+",
+    r".+ was conquered less than a month ago \(rb 48\)",
+    r".+ is at war: plan an attack on it instead",
+    r"you do not rule .+",
+    r"you rule .+",
+    r"UN resolution \d+ forbids it",
+    r"plan \d+ has been launched.*",
+    r"plan \d+ is ready in \w+ \d+",
+    r"plan \d+ has no units: COMMIT some",
+    r"plan \d+ has more units committed than are there: change it",
+    r"ground troops need a common land border with .+",
+    r"plan \d+ has not been launched: change it with COMMIT and UNCOMMIT",
+    r"plan \d+ has \d+ [a-z .]+",
+    r"you have no plan \d+",
+    r"there is no battle in .+",
+    r"your .+ in .+ have their lines for this month: final \(rb 40\)",
+    r"you have \$[\d.]+M saved",
+    r".+ has merged into another country",
+    r".+ has no port \(rb 10\)",
+    r"you have \d+ army points in .+; \d+ .+ cost \d+ there",
+    r"a starting country cannot merge \(rb 34\)",
+    r"you must rule both .+ and .+",
+    r".+ and .+ have no common land border",
+    r"a merger of .+ or .+ is already asked",
+]
+
+# The test world's names (the report shows names; orders take codes). A country or kind not here (W1's world)
+# is left alone.
+COUNTRIES = {"United States": "USA", "Mexico": "MEX", "Cuba": "CUB", "Canada": "CAN"}
+BORDERS = {"USA": ["MEX", "CAN"], "MEX": ["USA"], "CAN": ["USA"], "CUB": []}
+KINDS = {"infantry": "INF", "armoured": "ARM", "interceptor": "INT", "battleship": "BAT", "submarine": "SUB",
+         "cargo ship": "CGO"}
+FORCE = re.compile(r"(?P<country>[^:]+): (?P<count>\d+) (?P<kind>[a-z ]+?)(?: \(\w+\))?$")
+PLAN = re.compile(r"plan [A-Z]+-(?P<n>\d+): .*?, (?P<status>launched|ready in \w+ \d+|ready);")
+
+
+def _next_kind(report: dict[str, Any]) -> str:
+    date = report["game"]["date"]
+    if report["kind"] == "budget":
+        return "action"
+    if report["kind"] == "action":
+        return "reaction"
+    return "budget" if date.startswith("December") else "action"
+
+
+def orders(report: dict[str, Any], turn: int, rng: random.Random,
+           others: list[str]) -> tuple[list[str], dict[str, str]]:
+    lines: list[str] = []
+    bad: dict[str, str] = {}
+    home = COUNTRIES.get(report["country"])
+    if home is None:
+        return lines, bad
+    kind = _next_kind(report)
+    saved = float(report["saved"])
+    # Spending, in any kind of turn.
+    if saved >= 0.2 and rng.random() < 0.5:
+        lines.append(f"FUND {rng.choice(['CUB', 'CAN'])},0.1")
+    if saved >= 0.2 and others and rng.random() < 0.3:
+        lines.append(f"GIVE {others[0]},0.1")
+    for row in report["points"]:
+        code = COUNTRIES.get(row["country"])
+        if code is not None and row["points"] >= 10:
+            lines.append(f"BUILD {code},INF,1")
+    if kind == "budget":
+        return lines, bad
+    # Moves: one unit of a stack of land units to a neighbour, now and then; stacks abroad come home.
+    for row in report["forces"]:
+        m = FORCE.match(row)
+        if m is None or m["country"] not in COUNTRIES or m["kind"] not in KINDS:
+            continue
+        where, k, n = COUNTRIES[m["country"]], KINDS[m["kind"]], int(m["count"])
+        if k not in ("INF", "ARM"):
+            continue
+        if m["country"] not in report["ruled"] and home in BORDERS[where]:
+            lines.append(f"MOVE {k},{n},{where},{home}")
+        elif n >= 8 and BORDERS[where] and rng.random() < 0.3:
+            lines.append(f"MOVE {k},1,{where},{rng.choice(BORDERS[where])}")
+    # Plans: one at a time; a launched one is changed and then called off, a ready one launched.
+    plans = [m for m in (PLAN.match(p) for p in report["plans"]) if m is not None]
+    if not plans and BORDERS[home] and rng.random() < 0.4:
+        lines += [f"PLAN {home},{rng.choice(BORDERS[home])}", f"COMMIT 1,INF,2,{home},GROUND,OPEN,0"]
+    for p in plans:
+        num, status = p["n"], p["status"]
+        if status == "launched":
+            lines.append(f"ORDERS {num},INF,1,GROUND,FORT" if rng.random() < 0.5 else f"RETREAT {num}")
+        elif status == "ready" and kind == "action":
+            lines.append(f"INVADE {num}")
+        elif status != "ready" and rng.random() < 0.3:
+            lines.append(f"UNCOMMIT {num},INF,1")
+            lines.append(f"COMMIT {num},INF,1,{home},GROUND,OPEN,0")
+    # Lines written to be refused.
+    if rng.random() < 0.2:
+        other = rng.choice(["Cuba", "Canada"])
+        line = f"MERGE {home},{COUNTRIES[other]}"
+        lines.append(line)
+        bad[line] = "a starting country cannot merge" if other in report["ruled"] else "you must rule both"
+    if not report["battles"] and rng.random() < 0.2:
+        line = f"DEFEND {home},INF,1,GROUND,{home}"
+        lines.append(line)
+        bad[line] = "there is no battle in"
+    return lines, bad
