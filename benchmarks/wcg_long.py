@@ -76,10 +76,21 @@ def play(tmp: Path, turns: int, scenario: Path) -> tuple[Path, list[dict[str, di
             path = post / f"{account}.txt"
             path.write_text("\n".join([header, f"{account} {code}", *lines]) + "\n", encoding="utf-8")
             mail.append(path)
+        gm_hook(game, turn)
         # With no maker (or a quiet one) a mail is the same two turns running, as a GM would send with --force.
         assert rulesdsl(["turn", "--force", str(game), *map(str, mail)]) == 0, f"turn {turn}"
         bad_by_turn.append(bad_lines)
     return game, bad_by_turn
+
+
+def gm_hook(game: Path, turn: int) -> None:
+    """The GM's orders for `turn` (W4): now and then a ruling, ownerless units put and taken, saved money granted,
+    filed as `rulesdsl gm GAMEDIR order` does, carried out before the players' mail."""
+    world = {4: ["RULE The long game's ruling", "UNITS CUB,INF,2"], 6: ["REMOVE CUB,INF,1"]}
+    if turn % 10 in world:
+        assert rulesdsl(["gm", str(game), "order", "--world", *world[turn % 10]]) == 0
+    if turn % 10 == 2:
+        assert rulesdsl(["gm", str(game), "order", "1", "GRANT 1.0"]) == 0
 
 
 def check(game: Path, bad_by_turn: list[dict[str, dict[str, str]]]) -> tuple[set[str], list[str]]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from rulesdsl import __version__, defaults
 from rulesdsl.compiler import check_path, compile_path
 from rulesdsl.diagnostics import CompileError, render_json, render_text
-from rulesdsl.game import store
+from rulesdsl.game import history, store
 from rulesdsl.game.disk import Wait
 from rulesdsl.game.folder import GameError, GameFolder, TurnResult, turn_name
 from rulesdsl.game.names import report_base
@@ -250,7 +250,7 @@ def cmd_gm(args: argparse.Namespace) -> int:
                 "at the next turn")
     else:
         done = store.gm_action(root, "replace", args.account, name=args.name, email=args.email, code=args.code)
-    print(f"{args.gamedir}: {done}; recorded in {store.HISTORY}.")
+    print(f"{args.gamedir}: {done}; recorded in {history.HISTORY}.")
     return 0
 
 

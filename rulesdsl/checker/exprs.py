@@ -23,6 +23,7 @@ from rulesdsl.checker.env import (
     suggest,
     suggest_key,
 )
+from rulesdsl.runtime.core import money_setting
 from rulesdsl.source import Span
 
 AGGREGATES = {"sum", "count", "max", "min", "any", "all", "best", "sorted", "list", "distinct"}
@@ -162,11 +163,6 @@ def convert_hint(value: T.Ty, want: T.Ty, node: n.Expr | None) -> str | None:
 def fits_money(value: int | Fraction, places: int) -> bool:
     """Is `value` a whole number of the smallest amount of money (`7.4` under `money "0.1"`)?"""
     return places > 0 and (Fraction(value) * 10 ** places).denominator == 1
-
-
-def money_setting(places: int) -> str:
-    """The header's setting as written: 1 place is `"0.1"`."""
-    return "1" if places == 0 else f"0.{'0' * (places - 1)}1"
 
 
 def money_places_message(value: int | Fraction | None, places: int) -> str:

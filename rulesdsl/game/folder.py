@@ -40,7 +40,7 @@ import yaml
 
 from rulesdsl.compiler import cache_dir, check_path, load_html_template, load_module, load_template
 from rulesdsl.diagnostics import CompileError
-from rulesdsl.game import inbox, outbox, store, yamlio
+from rulesdsl.game import history, inbox, outbox, yamlio
 from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging, Wait, lock_new_staging, remove_abandoned, write_file
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.names import order_file, report_base
@@ -377,7 +377,7 @@ class GameFolder:
                 staging.commit()
                 if game.forced:
                     # A game with forced draws is a test game: its history says so from the start.
-                    store.append_history(root, {"action": "new", "turn": game.turn, "test": "forced draws",
+                    history.append_history(root, {"action": "new", "turn": game.turn, "test": "forced draws",
                                                 "draws": len(game.forced)})
                     _record_draws(root, game, game.turn)
         except BaseException:
@@ -422,7 +422,9 @@ class GameFolder:
                                 f"({waiting[0].parent}); nothing was done. Run `rulesdsl turn {self.root}` "
                                 "without order files to process them, or use --force to process only the "
                                 "files given")
-            return self._process_turn(order_files, force, False, dry_run, progress=progress)
+            # The GM's filed orders are carried out first whichever way the players' mail comes.
+            return self._process_turn(order_files, force, False, dry_run, inbox.gm_files(self.root, coming),
+                                      progress)
 
     def _filed_orders(self, force: bool) -> list[Path]:
         files = inbox.filed_files(self.root, self.latest_turn() + 1)
@@ -627,7 +629,7 @@ def _record_draws(root: Path, game: Game, turn: int) -> None:
     chance, and whoever reads the game's history must know it."""
     used = [f"$.draws[{e.at}]" for e in game.forced if e.turn == turn]
     if used:
-        store.append_history(root, {"action": "draws", "turn": turn, "forced": used})
+        history.append_history(root, {"action": "draws", "turn": turn, "forced": used})
 
 
 def _missing_parents(root: Path) -> list[Path]:

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from rulesdsl.runtime import unitstate
-from rulesdsl.runtime.core import Thing, fmt_money
+from rulesdsl.runtime.core import Thing, fmt_money, money_setting
 from rulesdsl.runtime.spec import FieldSpec, TypeDesc
 
 if TYPE_CHECKING:
@@ -24,11 +24,6 @@ MAX_DECIMAL_TEXT = 1000
 
 class Amount(str):
     """An amount of money with places as a state file writes it (`7.4`, `12.0`): a number to YAML, exact as text."""
-
-
-def money_setting(places: int) -> str:
-    """The header's setting that keeps `places` decimal places: 1 is "0.1"."""
-    return "1" if places == 0 else f"0.{'0' * (places - 1)}1"
 
 
 class StateError(Exception):

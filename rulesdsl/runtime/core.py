@@ -470,6 +470,11 @@ def money_div(a: Any, b: Any, places: int) -> Any:
     return money_floor(Fraction(a) / Fraction(b), places)
 
 
+def money_setting(places: int) -> str:
+    """The header's setting that keeps `places` decimal places, as a designer writes it: 1 place is "0.1"."""
+    return "1" if places == 0 else f"0.{'0' * (places - 1)}1"
+
+
 def fmt_money(x: Any, places: int) -> str:
     """An amount with exactly `places` decimal places, as a designer writes it: `7.4`, `12.0`, `-0.5`; an
     optional amount that is none reads "none", as `fmt` writes it."""

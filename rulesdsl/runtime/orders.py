@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
 
-from rulesdsl.runtime.codec import money_setting
-from rulesdsl.runtime.core import OrderRec, PlayerBase, Thing, fmt_money
+from rulesdsl.runtime.core import OrderRec, PlayerBase, Thing, fmt_money, money_setting
 from rulesdsl.runtime.spec import OrderSpec, PolicySpec
 from rulesdsl.runtime.syntax import (
     KEYWORD,

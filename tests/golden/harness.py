@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulesdsl.game.folder import GameFolder
+from rulesdsl.game.store import gm_order
 
 GOLDEN = Path(__file__).resolve().parent
 ROOT = GOLDEN.parent.parent
@@ -49,8 +50,16 @@ def play(s: Scenario, game_dir: Path) -> Iterator[tuple[int, str, str]]:
     rules = ROOT / "rulesets" / f"{s.ruleset}.rules"
     folder = GameFolder.create(rules, game_dir, s.folder / "scenario.yaml", None)
     for turn_dir in s.turn_dirs():
+        # The GM's orders of a turn, filed as `rulesdsl gm GAMEDIR order` does before the turn runs: `gm-world.txt`
+        # holds world orders (for no position), `gm-ACCOUNT.txt` a position's; one order a line, no header.
+        gm_files = sorted(turn_dir.glob("gm-*.txt"))
+        for path in gm_files:
+            who = path.stem.split("-", 1)[1]
+            lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            gm_order(game_dir, None if who == "world" else who, lines)
+        mail = [path for path in sorted(turn_dir.glob("*.txt")) if path not in gm_files]
         # A scenario may mail a player's same orders two turns running, as a GM would with --force.
-        result = folder.process_turn(sorted(turn_dir.glob("*.txt")), force=True)
+        result = folder.process_turn(mail, force=True)
         for _, path in result.reports:
             yield result.turn, path.stem, path.read_text(encoding="utf-8")
         assert result.news is not None

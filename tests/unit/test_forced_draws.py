@@ -12,7 +12,8 @@ import yaml
 
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.folder import GameFolder, yaml_bytes
-from rulesdsl.game.store import read_history, rollback, status, status_text
+from rulesdsl.game.history import read_history
+from rulesdsl.game.store import rollback, status, status_text
 from rulesdsl.runtime import draws, generate
 from rulesdsl.runtime.core import RulesError
 from rulesdsl.runtime.forced import Forced, ForcedDrawError, ForcedStream, this_turn

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from rulesdsl.cli import main
-from rulesdsl.game import store
+from rulesdsl.game import history, store
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.folder import GameFolder
 from tests.unit.rulestools import check_text, show, write_ruleset
@@ -93,7 +93,7 @@ def test_a_world_order_from_the_cli_is_carried_out_and_recorded_as_the_gms(
     game = _start(tmp_path)
     assert main(["gm", str(game), "order", "--world", "CALL 3", "RULE no moves in Berlin"]) == 0
     assert "2 line(s) for no position (world orders) filed in" in capsys.readouterr().out
-    assert store.read_history(game) == [{"action": "order", "turn": 0, "world": True,
+    assert history.read_history(game) == [{"action": "order", "turn": 0, "world": True,
                                          "lines": ["CALL 3", "RULE no moves in Berlin"]}]
     ann, bob = _turn(game)
     # The yearly turn: CALL's default is for reaction turns; GRANT's ran for both, as the GM granted nothing.

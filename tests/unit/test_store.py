@@ -12,7 +12,7 @@ import yaml
 
 from rulesdsl.cli import main
 from rulesdsl.compiler import check_path
-from rulesdsl.game import inbox, store
+from rulesdsl.game import history, inbox, store
 from rulesdsl.game.disk import GameLock, Staging
 from rulesdsl.game.folder import GameError, GameFolder
 from tests.unit.rulestools import BASE, COVERT, ROOT, write_ruleset
@@ -140,7 +140,7 @@ def test_rollback_then_rerun_is_byte_identical(started: Path, tmp_path: Path,
     assert [f.name for f in store.filed_files(game)] == [f.name for f in DAY1]
     assert main(["turn", str(game)]) == 0
     assert _tree(game / "turns") == after
-    assert store.read_history(game) == [{"action": "rollback", "turn": 1, "filed": []}]
+    assert history.read_history(game) == [{"action": "rollback", "turn": 1, "filed": []}]
 
 
 def test_a_turn_from_named_files_is_filed_back_by_rollback(started: Path, tmp_path: Path) -> None:
@@ -317,9 +317,9 @@ def test_gm_actions_change_the_position_and_are_recorded(started: Path, tmp_path
     assert players["1001"].email == "new@example.org"
     assert not players["9999"].active
     assert (players["4321"].name, players["4321"].code) == ("Kraken Ltd", "NEW42")
-    history = store.read_history(game)
-    assert [h["action"] for h in history] == ["email", "drop", "replace"]
-    assert history[2]["code"] == "changed" and "NEW42" not in (game / "history.yaml").read_text()
+    entries = history.read_history(game)
+    assert [h["action"] for h in entries] == ["email", "drop", "replace"]
+    assert entries[2]["code"] == "changed" and "NEW42" not in (game / "history.yaml").read_text()
     # The dropped player's mail is no longer taken, nor is it reported to; the old code of the replaced
     # position is refused.
     GameFolder(game).process_turn(None, force=True)
@@ -372,7 +372,7 @@ def test_a_gm_order_is_carried_out_at_the_next_turn_and_kept(tmp_path: Path,
     assert "only the game master gives this order" in ann
     assert (game / "turns" / "turn-001" / "gm" / "01-001-B2.txt").read_text() == "B2\nY2\nGRANT 5\n"
     assert store.filed_files(game) == [] and store.gm_files(game) == []
-    assert store.read_history(game)[0] == {"action": "order", "turn": 0, "account": "B2", "lines": ["GRANT 5"]}
+    assert history.read_history(game)[0] == {"action": "order", "turn": 0, "account": "B2", "lines": ["GRANT 5"]}
     after = _tree(game / "turns")
     store.rollback(game)
     assert [f.name for f in store.gm_files(game)] == ["001-B2.txt"]
@@ -405,4 +405,15 @@ def test_a_mistyped_gm_order_is_refused_as_it_is_filed(tmp_path: Path) -> None:
     game = _gm_game(tmp_path)
     with pytest.raises(GameError, match=r'line 1 "GRANT 500": .*; nothing was filed'):
         store.gm_order(game, "A1", ["GRANT 500"])
-    assert store.gm_files(game) == [] and store.read_history(game) == []
+    assert store.gm_files(game) == [] and history.read_history(game) == []
+
+
+def test_a_gm_order_is_carried_out_when_the_turn_is_given_mail_files(tmp_path: Path) -> None:
+    # `rulesdsl turn GAMEDIR FILES...` used to read only FILES: the GM's filed orders were dropped silently.
+    game = _gm_game(tmp_path)
+    assert main(["gm", str(game), "order", "b2", "GRANT 5"]) == 0
+    mail = tmp_path / "ann.txt"
+    mail.write_text("A1\nX1\n")
+    GameFolder(game).process_turn([mail], force=True)
+    assert _cash(game) == {"A1": 10, "B2": 15}
+    assert (game / "turns" / "turn-001" / "gm" / "01-001-B2.txt").read_text() == "B2\nY2\nGRANT 5\n"

@@ -10,7 +10,10 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from rulesdsl import ir
+from rulesdsl.cli import main
 from rulesdsl.compiler import check_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,8 +36,6 @@ STUB_PROCEDURES = {
 }
 # Orders still stubs (refused "not yet"): a package that fills one takes it out of this set.
 STUB_ORDERS = {
-    "draft_stop", "draft", "vote", "call", "balance", "lift", "approve", "deny", "rule", "units", "remove",
-    "extend", "grant", "fine", "stance",                                                             # W4
     "fire",                                                                                          # W5
 }
 # The turn (w14-design.md, "How conflicts are kept small" item 2), in the order it runs.
@@ -51,7 +52,6 @@ WORLD_ORDERS = {"call", "balance", "lift", "approve", "deny", "rule", "units", "
 # Parameters of packages not yet in: W0101 (never used) is allowed for these only, until their package lands.
 UNREAD_PARAMETERS = {
     "income_per_point",                                                                            # W1
-    "balance_default",                                                                             # W4
     "fort_hit_penalty",                                                                            # W5
 }
 # Where a stack may change: made, grown, shrunk or destroyed.
@@ -183,3 +183,20 @@ def test_the_long_game_runs_with_the_makers_present() -> None:
     spec.loader.exec_module(bench)
     assert bench.main(["--turns", "2", "--check"]) == 0
     assert set(bench.order_patterns()) == {o.name for o in _program().orders if o.kind != "gm"}
+
+
+def test_w4_check_defaults_lists_a_default_for_every_gm_order_with_one(capsys: pytest.CaptureFixture[str]) -> None:
+    # R72: what happens at each discretion is read from the rules; the orders with no default say so in the
+    # header's table ("default: nothing").
+    assert main(["check", "--defaults", str(RULES)]) == 0
+    out = capsys.readouterr().out
+    listed = {line.split(" ", 1)[0] for line in out.splitlines() if "GM order" in line and line[:1].isalpha()}
+    assert listed == set(DEFAULTS)
+    for name in DEFAULTS:
+        block = out.split(f"\n{name} ", 1)[1].split("\n\n", 1)[0]
+        assert "Default:" in block, name
+    gm = {o.name for o in _program().orders if o.kind == "gm"}
+    header = RULES.read_text(encoding="utf-8").split("ruleset \"WCG\"", 1)[0]
+    for name in sorted(gm - set(DEFAULTS)):
+        syntax = next(o for o in _program().orders if o.name == name).pattern.split(" ", 1)[0]
+        assert f"#   {syntax}" in header or f"/ {syntax}" in header, name
