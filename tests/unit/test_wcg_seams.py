@@ -5,9 +5,6 @@ the parameters of packages not yet in."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -15,6 +12,7 @@ import pytest
 from rulesdsl import ir
 from rulesdsl.cli import main
 from rulesdsl.compiler import check_path
+from tests.unit.rulestools import program_of, walk_ir
 
 ROOT = Path(__file__).resolve().parents[2]
 RULES = ROOT / "rulesets" / "wcg.rules"
@@ -58,27 +56,13 @@ UNREAD_PARAMETERS = {
 STACK_CHANGERS = {"add_forces", "lose_forces", "split_forces"}
 
 
-@cache
 def _program(path: Path = RULES) -> ir.Program:
-    checked = check_path(path)
-    assert checked.program is not None, [d.message for d in checked.diagnostics]
-    return checked.program
-
-
-def _walk(node: object) -> Iterator[object]:
-    """Every IR node under `node`, itself first."""
-    yield node
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        for f in dataclasses.fields(node):
-            yield from _walk(getattr(node, f.name))
-    elif isinstance(node, (tuple, list)):
-        for item in node:
-            yield from _walk(item)
+    return program_of(path)
 
 
 def _changes_a_stack(decl: object) -> bool:
     """Whether `decl` makes a Force, destroys one, or sets a Force's count."""
-    for n in _walk(decl):
+    for n in walk_ir(decl):
         if isinstance(n, ir.Destroy) and str(n.target.ty) == "Force":
             return True
         if isinstance(n, ir.New) and n.thing == "Force":
@@ -139,7 +123,7 @@ def test_every_discretion_is_a_gm_order_with_its_default() -> None:
 def test_a_stub_order_says_not_yet() -> None:
     orders = {o.name: o for o in _program().orders}
     for name in sorted(orders):
-        reasons = [s.value for v in orders[name].valids for s in _walk(v)
+        reasons = [s.value for v in orders[name].valids for s in walk_ir(v)
                    if isinstance(s, ir.Const) and isinstance(s.value, str)]
         assert ("not yet" in reasons) == (name in STUB_ORDERS), (name, reasons)
 
