@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from rulesdsl import ir
 from rulesdsl.compiler import Checked, check_path, load_module
 from rulesdsl.diagnostics import Diagnostic
 from rulesdsl.runtime.engine import Game
@@ -114,3 +118,22 @@ def file_tree(root: Path) -> dict[str, str]:
         rel = p.relative_to(root).as_posix()
         out[rel] = "<dir>" if p.is_dir() else hashlib.sha256(p.read_bytes()).hexdigest()
     return out
+
+
+@cache
+def program_of(path: Path) -> ir.Program:
+    """The checked IR of a shipped ruleset, once per test process (the seams tests read it many times)."""
+    checked = check_path(path)
+    assert checked.program is not None, [d.message for d in checked.diagnostics]
+    return checked.program
+
+
+def walk_ir(node: object) -> Iterator[object]:
+    """Every IR node under `node`, itself first."""
+    yield node
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        for f in dataclasses.fields(node):
+            yield from walk_ir(getattr(node, f.name))
+    elif isinstance(node, (tuple, list)):
+        for item in node:
+            yield from walk_ir(item)

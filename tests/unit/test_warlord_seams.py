@@ -4,13 +4,11 @@ the packages fill has its final name where they expect it."""
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 
 from rulesdsl import ir
 from rulesdsl.compiler import check_path
+from tests.unit.rulestools import program_of, walk_ir
 
 RULES = Path(__file__).resolve().parents[2] / "rulesets" / "warlord.rules"
 
@@ -38,27 +36,13 @@ PHASES = [
 ]
 
 
-@cache
-def _program() -> ir.Program:
-    checked = check_path(RULES)
-    assert checked.program is not None, [d.message for d in checked.diagnostics]
-    return checked.program
-
-
-def _walk(node: object) -> Iterator[object]:
-    """Every IR node under `node`, itself first."""
-    yield node
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        for f in dataclasses.fields(node):
-            yield from _walk(getattr(node, f.name))
-    elif isinstance(node, (tuple, list)):
-        for item in node:
-            yield from _walk(item)
+def _program(path: Path = RULES) -> ir.Program:
+    return program_of(path)
 
 
 def _destroyed(decl: ir.Node) -> list[str]:
     """The types of what `decl`'s `destroy` statements destroy, in the order written."""
-    return [str(s.target.ty) for s in _walk(decl) if isinstance(s, ir.Destroy)]
+    return [str(s.target.ty) for s in walk_ir(decl) if isinstance(s, ir.Destroy)]
 
 
 def test_a_division_is_destroyed_only_by_lose_unit_or_merge() -> None:
@@ -99,7 +83,7 @@ def test_the_twelve_steps_run_in_order() -> None:
 def test_a_stub_order_says_it_is_not_yet() -> None:
     orders = {o.name: o for o in _program().orders}
     for name in sorted(orders):
-        reasons = [s.value for v in orders[name].valids for s in _walk(v) if isinstance(s, ir.Const)
+        reasons = [s.value for v in orders[name].valids for s in walk_ir(v) if isinstance(s, ir.Const)
                    and isinstance(s.value, str)]
         # a stub says "not yet", and only the orders still listed as stubs are
         assert any(r.startswith("not yet: ") for r in reasons) == (name in PART2_ORDERS), (name, reasons)
