@@ -7,6 +7,8 @@ import random
 import re
 from typing import Any
 
+from .story import code_of, holdings, kind_of
+
 ORDERS = ["move", "plan", "commit", "uncommit", "retreat", "orders_change", "invade", "defend", "fund", "build",
           "give", "merge"]
 
@@ -46,26 +48,20 @@ BORDERS = {"USA": ["MEX", "CAN"], "MEX": ["USA"], "CAN": ["USA"], "CUB": []}
 KINDS = {"infantry": "INF", "armoured": "ARM", "interceptor": "INT", "battleship": "BAT", "submarine": "SUB",
          "cargo ship": "CGO"}
 FORCE = re.compile(r"(?P<country>[^:]+): (?P<count>\d+) (?P<kind>[a-z ]+?)(?: \(\w+\))?$")
+BATTLE = re.compile(r"(?P<country>.+?): (?P<side>attacking|defending), (?P<months>\d+) month")
 PLAN = re.compile(r"plan [A-Z]+-(?P<n>\d+): .*?, (?P<status>launched|ready in \w+ \d+|ready);")
-
-
-def _next_kind(report: dict[str, Any]) -> str:
-    date = report["game"]["date"]
-    if report["kind"] == "budget":
-        return "action"
-    if report["kind"] == "action":
-        return "reaction"
-    return "budget" if date.startswith("December") else "action"
 
 
 def orders(report: dict[str, Any], turn: int, rng: random.Random,
            others: list[str]) -> tuple[list[str], dict[str, str]]:
     lines: list[str] = []
     bad: dict[str, str] = {}
+    kind = kind_of(turn)
+    if kind != "budget":
+        _defend(report, kind, lines, bad)
     home = COUNTRIES.get(report["country"])
     if home is None:
         return lines, bad
-    kind = _next_kind(report)
     saved = float(report["saved"])
     # Spending, in any kind of turn.
     if saved >= 0.2 and rng.random() < 0.5:
@@ -109,8 +105,32 @@ def orders(report: dict[str, Any], turn: int, rng: random.Random,
         line = f"MERGE {home},{COUNTRIES[other]}"
         lines.append(line)
         bad[line] = "a starting country cannot merge" if other in report["ruled"] else "you must rule both"
-    if not report["battles"] and rng.random() < 0.2:
+    return lines, bad
+
+
+def _defend(report: dict[str, Any], kind: str, lines: list[str], bad: dict[str, str]) -> None:
+    """R40: a defender's lines for each battle its report shows it in (its ground stacks there: in the month the
+    battle opens the reaction turn's, then each month the action turn's, the reaction turn's again refused as
+    final), and a DEFEND at home where the report
+    shows no battle, refused: in a reaction turn no battle can have opened since (invasions are action turns')."""
+    have = holdings(report)
+    fought = set()
+    for row in report.get("battles", []):
+        m = BATTLE.match(row)
+        if m is None or (where := code_of(m["country"])) is None:
+            continue
+        fought.add(where)
+        if m["side"] != "defending":
+            continue
+        for k in ("INF", "ARM"):
+            if have.get((where, k), 0) > 0:
+                line = f"DEFEND {where},{k},{have[(where, k)]},GROUND,{where}"
+                lines.append(line)
+                if kind == "reaction" and int(m["months"]) > 0:
+                    # A battle fought on: this month's action turn gave the line, final (rb 40).
+                    bad[line] = "have their lines for this month: final"
+    home = code_of(report["country"])
+    if kind == "reaction" and home not in fought and have.get((home, "INF"), 0) > 0:
         line = f"DEFEND {home},INF,1,GROUND,{home}"
         lines.append(line)
         bad[line] = "there is no battle in"
-    return lines, bad

@@ -10,6 +10,8 @@ import random
 import re
 from typing import Any
 
+from .story import scripted
+
 ORDERS = ["draft_stop", "draft", "vote"]
 EXPECTED = [
     r"every country you rule is named in resolution \d+ and has no vote",
@@ -17,6 +19,7 @@ EXPECTED = [
 ]
 # The test world's countries; the long game runs on it unless given another scenario.
 COUNTRIES = ["USA", "MEX", "CUB", "CAN"]
+# The script's resolutions (story.py) are voted by the script.
 OPEN = re.compile(r"(\d+) .*: vote open until the end of turn (\d+)$")
 
 
@@ -25,7 +28,7 @@ def orders(report: dict[str, Any], turn: int, rng: random.Random,
     lines: list[str] = []
     for row in report.get("resolutions") or []:
         m = OPEN.match(str(row))
-        if m and int(m.group(2)) == turn:
+        if m and int(m.group(2)) == turn and not scripted(str(row).split(" ", 1)[1].split(": vote open")[0]):
             lines.append(f"VOTE {m.group(1)},{'YES' if rng.random() < 0.8 else 'NO'}")
     # The coming turn is a reaction turn when the report's was an action turn.
     if report.get("kind") == "action" and rng.random() < 0.25:

@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from .story import sub_home
+
 ORDERS = ["hide", "surface"]
 EXPECTED = [
     r"you have no submarines on the surface in .+",
@@ -20,7 +22,7 @@ RULES = Path(__file__).resolve().parents[3] / "rulesets" / "wcg.rules"
 # give their codes.
 CODES = {name: code for code, name in re.findall(r'^  ([A-Z]{2,5}): "([^"]+)", (?:true|false),', RULES.read_text(
     encoding="utf-8"), re.MULTILINE)}
-SUBS = re.compile(r"^(.+): (\d+) submarine$")
+SUBS = re.compile(r"^(.+): (\d+) submarines?(?: \(hidden\))?$")
 
 
 def orders(report: dict[str, Any], turn: int, rng: random.Random,
@@ -29,6 +31,8 @@ def orders(report: dict[str, Any], turn: int, rng: random.Random,
         return [], {}
     lines: list[str] = []
     bad: dict[str, str] = {}
+    if sub_home(report):  # the script hides these for a sneak attack
+        return lines, bad
     # The report does not say which stacks are hidden: alternate, so that both orders are carried out, and
     # whichever finds nothing to do is refused with a reason this maker expects.
     held: dict[str, int] = {}
