@@ -21,7 +21,9 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -31,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 from rulesdsl.cli import main as rulesdsl  # noqa: E402
 from rulesdsl.compiler import check_path  # noqa: E402
 from tests.unit.wcg_orders import MAKERS  # noqa: E402
+from tests.unit.wcg_orders.story import countries  # noqa: E402
 
 RULES = ROOT / "rulesets" / "wcg.rules"
 WORLD = ROOT / "tests" / "golden" / "wcg" / "_world" / "scenario-base.yaml"
@@ -96,17 +99,92 @@ def gm_hook(game: Path, turn: int) -> None:
         assert rulesdsl(["gm", str(game), "order", "1", "GRANT 1.0"]) == 0
 
 
-def check(game: Path, bad_by_turn: list[dict[str, dict[str, str]]]) -> tuple[set[str], list[str]]:
-    """A played game -> the orders carried out in it, and every fault found (a reason no maker expects, a line
-    written to be refused that was taken)."""
+# Orders no maker can carry out yet because another engineer fills them this wave: FIRE (Z2, still `not yet`).
+# Z2's new orders (sea moves) join here if they land before their maker; the lead empties this as parts merge.
+PENDING = {"fire"}
+
+# The events the five-year game must have (story.py steers the 1960 world to them), each found in the news.
+VOTES = re.compile(r"UN resolution \d+ (passed|failed): (.*)\.$")
+EVENTS: dict[str, Callable[[str], bool]] = {
+    "a UN resolution passed": lambda n: bool((m := VOTES.match(n)) and m[1] == "passed"),
+    "a UN resolution failed by a veto": lambda n: _failed_by(n, "no"),
+    "a UN resolution failed by an abstention": lambda n: _failed_by(n, "abstained"),
+    "an invasion conquered a country": lambda n: bool(re.fullmatch(r".+ is conquered by .+", n)),
+    "a sneak attack": lambda n: "sneak attack" in n or n.startswith("A submarine is spotted in "),
+}
+
+
+def _failed_by(news: str, answer: str) -> bool:
+    """A failed vote's news -> whether `answer` alone defeated it (a veto: no abstention; an abstention: no veto)."""
+    m = VOTES.match(news)
+    if m is None or m[1] != "failed":
+        return False
+    answers = {vote.rsplit(" ", 1)[1] for vote in m[2].split(", ")}
+    return answer in answers and not answers & ({"no", "abstained"} - {answer})
+
+
+def hidden_stacks(state: str) -> list[tuple[str, str, int]]:
+    """A turn's state.yaml text -> its hidden submarine stacks as (owner account, country code, count). Only the
+    Force table is parsed: the whole state would take a quarter of a second a turn."""
+    start = state.index("\nForce:\n") + 1
+    end = re.compile(r"^\S", re.MULTILINE).search(state, start + 1)
+    table = yaml.load(state[start:end.start() if end else None], Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    cols = table["Force"]["columns"]
+    at = {c: cols.index(c) for c in ("owner", "country", "kind", "count", "hidden")}
+    return [(str(r[at["owner"]]), str(r[at["country"]]), int(r[at["count"]])) for r in table["Force"]["rows"] or []
+            if r[at["hidden"]] and r[at["owner"]] is not None and r[at["count"]] > 0]
+
+
+def leaks(reports: dict[str, dict[str, Any]], texts: dict[str, str], state: str, names: dict[str, str]) -> list[str]:
+    """One turn's reports (JSON and text, by account) and state -> what a report shows of another player's private
+    facts. Two cheap checks: a message told to one player alone (a private fact: spending, a GIVE, a hidden
+    stack's losses, a plan's months) appears in no other player's report; and a hidden submarine stack (the state's)
+    is named, with its count and country on one line, in no other player's report but in its own spy plane's
+    intelligence (R68) or as its own stack."""
+    found: list[str] = []
+    told: dict[str, int] = {}
+    for r in reports.values():
+        for m in set(r["messages"]):
+            told[m] = told.get(m, 0) + 1
+    for account, r in reports.items():
+        for m in r["messages"]:
+            if told[m] == 1:
+                found += [f"{other}'s report shows {account}'s message {m!r}"
+                          for other, text in texts.items() if other != account and m in text]
+    for owner, country, count in hidden_stacks(state):
+        for other, text in texts.items():
+            if other == owner:
+                continue
+            mine = set(reports[other]["intel"]) | set(reports[other]["forces"])
+            found += [f"{other}'s report names {owner}'s hidden submarines: {line.strip()!r}"
+                      for line in text.splitlines() if f"{count} submarine" in line and names[country] in line
+                      and not any(line.strip() in x for x in mine)]
+    return found
+
+
+def check(game: Path, bad_by_turn: list[dict[str, dict[str, str]]]) -> tuple[set[str], list[str], set[str]]:
+    """A played game -> the orders carried out in it, every fault found (a reason no maker expects, a line written
+    to be refused that was taken, a mail not processed, a private fact in another player's report), and the
+    events of EVENTS that happened."""
     expected = re.compile("|".join(f"(?:{r})" for m in MAKERS for r in m.EXPECTED) or "(?!)")
     patterns = order_patterns()
+    names = {code: name for name, (code, _) in countries().items()}
     done: set[str] = set()
     faults: list[str] = []
+    events: set[str] = set()
     for turn, bad in enumerate(bad_by_turn, start=1):
-        for path in sorted((game / "turns" / f"turn-{turn:03d}" / "reports").glob("*.json")):
-            report = json.loads(path.read_text(encoding="utf-8"))
+        folder = game / "turns" / f"turn-{turn:03d}"
+        reports = {p.stem.split("-", 1)[0]: json.loads(p.read_text(encoding="utf-8"))
+                   for p in sorted((folder / "reports").glob("*.json"))}
+        texts = {p.stem.split("-", 1)[0]: p.read_text(encoding="utf-8")
+                 for p in sorted((folder / "reports").glob("*.txt"))}
+        faults += [f"turn {turn}: {f}" for f in leaks(reports, texts, (folder / "state.yaml").read_text(
+            encoding="utf-8"), names)]
+        for n in next(iter(reports.values()))["news"]:
+            events |= {e for e, seen in EVENTS.items() if seen(n)}
+        for report in reports.values():
             account = report["player"]["account"]
+            faults += [f"turn {turn}, {account}: mail not processed: {n}" for n in report["orders"]["notices"]]
             lines = {r["text"]: r["reason"] for r in report["orders"]["refused"]}
             lines |= {r["text"]: r["reason"] for r in report["orders"]["used"] if r["status"] == "failed"}
             for text, reason in lines.items():
@@ -118,7 +196,7 @@ def check(game: Path, bad_by_turn: list[dict[str, dict[str, str]]]) -> tuple[set
             for r in report["orders"]["used"]:
                 if r["status"] == "done":
                     done |= {name for name, p in patterns.items() if p.fullmatch(r["text"])}
-    return done, faults
+    return done, faults, events
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -141,14 +219,19 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.turns} turns, makers: {names}: {played:.1f} s")
         if not args.check:
             return 0
-        done, faults = check(game, bad)
+        done, faults, events = check(game, bad)
         for f in faults:
             print(f)
-        missing = sorted(set(order_patterns()) - done)
+        missing = sorted(set(order_patterns()) - done - PENDING)
         print(f"orders carried out: {' '.join(sorted(done)) or 'none'}")
+        print(f"pending (another part fills them): {' '.join(sorted(PENDING - done)) or 'none'}")
         if missing:
             print(f"never carried out: {' '.join(missing)}")
-        if faults or (args.strict and missing):
+        absent = [e for e in EVENTS if e not in events]
+        print(f"events: {'; '.join(e for e in EVENTS if e in events) or 'none'}")
+        if absent:
+            print(f"events that never happened: {'; '.join(absent)}")
+        if faults or (args.strict and (missing or absent)):
             return 1
     return 0
 

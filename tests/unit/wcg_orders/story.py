@@ -35,11 +35,13 @@ PLAN = re.compile(r"plan (?P<base>[A-Z]+)-(?P<n>\d+): (?P<from>.+?) against (?P<
                   r"(?P<lines>.*)$")
 VOTE_OPEN = re.compile(r"(\d+) (.+): vote open until the end of turn (\d+)$")
 
-# The scripted resolutions: (aggressor, victim) -> the drafter, and the votes that differ from YES (None: no vote).
-RESOLUTIONS: dict[tuple[str, str], tuple[str, dict[str, str | None]]] = {
-    ("RUS", "TUR"): ("GBR", {"EGY": "NO"}),      # failed by a veto
-    ("RUS", "IRN"): ("FRA", {"BRA": None}),      # failed by an abstention
-    ("CHN", "IND"): ("IND", {}),                 # passed
+# The scripted resolutions: (aggressor, victim) -> the drafter, what it answers, and the votes that differ from YES
+# (None: no vote).
+# Each is drafted in the reaction turn after the aggressor's plan or its invasion is announced.
+RESOLUTIONS: dict[tuple[str, str], tuple[str, str, dict[str, str | None]]] = {
+    ("RUS", "TUR"): ("GBR", "plan", {"EGY": "NO"}),          # failed by a veto
+    ("RUS", "IRN"): ("FRA", "plan", {"BRA": None}),          # failed by an abstention
+    ("CHN", "IND"): ("IND", "invasion", {}),                 # passed
 }
 # The attacks: base -> targets, each with the units committed (kind, count); SUB commits every submarine there.
 ATTACKS: dict[str, dict[str, list[tuple[str, int]]]] = {
@@ -137,11 +139,13 @@ def _un(report: dict[str, Any], home: str, turn: int, ruled: set[str | None]) ->
     lines: list[str] = []
     news = report.get("news", [])
     rows = [str(r) for r in report.get("resolutions") or []]
-    for (a, v), (drafter, dissent) in RESOLUTIONS.items():
+    for (a, v), (drafter, when, dissent) in RESOLUTIONS.items():
         text = f"stop {name_of(a)} invading {name_of(v)}"
         # A reaction to the public action the report announced: the plan, or the invasion.
-        announced = any(n.startswith((f"{name_of(a)} is planning an attack on {name_of(v)} ",
-                                      f"{name_of(a)} invades {name_of(v)} ")) for n in news)
+        # India waits for the invasion: a passed "stop" mandate sends every ownerless ship and aircraft to the
+        # victim (R33), and Turkey's fleet must still be at home for the sneak attack.
+        announced = any(n.startswith(f"{name_of(a)} invades {name_of(v)} " if when == "invasion" else
+                                     f"{name_of(a)} is planning an attack on {name_of(v)} ") for n in news)
         if home == drafter and kind_of(turn) == "reaction" and announced and not any(f" {text}:" in r for r in rows):
             lines.append(f"UN STOP {a},{v}")
         for row in rows:
