@@ -114,7 +114,7 @@ def _defend(report: dict[str, Any], kind: str, lines: list[str], bad: dict[str, 
     final), and a DEFEND at home where the report
     shows no battle, refused: in a reaction turn no battle can have opened since (invasions are action turns')."""
     have = holdings(report)
-    fought = set()
+    fought: set[str] = set()
     for row in report.get("battles", []):
         m = BATTLE.match(row)
         if m is None or (where := code_of(m["country"])) is None:
@@ -130,7 +130,7 @@ def _defend(report: dict[str, Any], kind: str, lines: list[str], bad: dict[str, 
                     # A battle fought on: this month's action turn gave the line, final (rb 40).
                     bad[line] = "have their lines for this month: final"
     home = code_of(report["country"])
-    if kind == "reaction" and home not in fought and have.get((home, "INF"), 0) > 0:
+    if kind == "reaction" and home is not None and home not in fought and have.get((home, "INF"), 0) > 0:
         line = f"DEFEND {home},INF,1,GROUND,{home}"
         lines.append(line)
         bad[line] = "there is no battle in"
