@@ -1,6 +1,6 @@
 """WCG's invasion announcement and hidden submarines (R24, R69, R70; found by the five-year game's leak check): the
-same invasion played with 2 or 3 of Bob's submarines hidden and committed to it -> Ann's report and the news of the
-INVADE turn, compared byte for byte."""
+same invasion played with 2 or 3 of Bob's submarines hidden and committed to it, or one of his two -> Ann's report and
+the news of the INVADE turn, compared byte for byte, and no submarine in the news."""
 
 from __future__ import annotations
 
@@ -28,3 +28,14 @@ def test_z4_invasion_keeps_hidden_submarines_private(tmp_path: Path) -> None:
     assert "submarine from Mexico" not in two[2]
     assert three[0] == two[0]
     assert three[2] == two[2]
+
+
+def test_z4_part_of_a_hidden_stack_committed_stays_hidden(tmp_path: Path) -> None:
+    # One of Bob's two hidden submarines goes with the invasion: open_battle splits it off the stack, and the
+    # split part is as hidden as the stack was (announced with the infantry, it would have no sneak attack).
+    lines = invasion(2)
+    lines[2] = ["COMMIT 1,INF,5,MEX,GROUND,OPEN,0", "COMMIT 1,SUB,1,MEX,SEA,OPEN,0"]
+    part = play(tmp_path, "part", WORLD, lines)
+    assert "INVADE 1" in part[1] and "done" in part[1].split("INVADE 1")[1].splitlines()[0]
+    assert "Mexico invades United States (plan MEX-1): 5 infantry from Mexico" in part[2]
+    assert "submarine" not in part[2]
