@@ -58,7 +58,7 @@ def orders(report: dict[str, Any], turn: int, rng: random.Random,
     bad: dict[str, str] = {}
     kind = kind_of(turn)
     if kind != "budget":
-        _defend(report, kind, lines, bad)
+        _defend(report, kind, rng, lines, bad)
     home = COUNTRIES.get(report["country"])
     if home is None:
         return lines, bad
@@ -108,11 +108,11 @@ def orders(report: dict[str, Any], turn: int, rng: random.Random,
     return lines, bad
 
 
-def _defend(report: dict[str, Any], kind: str, lines: list[str], bad: dict[str, str]) -> None:
+def _defend(report: dict[str, Any], kind: str, rng: random.Random, lines: list[str], bad: dict[str, str]) -> None:
     """R40: a defender's lines for each battle its report shows it in (its ground stacks there: in the month the
     battle opens the reaction turn's, then each month the action turn's, the reaction turn's again refused as
-    final), and a DEFEND at home where the report
-    shows no battle, refused: in a reaction turn no battle can have opened since (invasions are action turns')."""
+    final), and now and then a DEFEND at home where the report shows no battle, refused: in a reaction turn no
+    battle can have opened since (invasions are action turns')."""
     have = holdings(report)
     fought: set[str] = set()
     for row in report.get("battles", []):
@@ -130,7 +130,8 @@ def _defend(report: dict[str, Any], kind: str, lines: list[str], bad: dict[str, 
                     # A battle fought on: this month's action turn gave the line, final (rb 40).
                     bad[line] = "have their lines for this month: final"
     home = code_of(report["country"])
-    if kind == "reaction" and home is not None and home not in fought and have.get((home, "INF"), 0) > 0:
+    if kind == "reaction" and home is not None and home not in fought and have.get((home, "INF"), 0) > 0 \
+            and rng.random() < 0.1:
         line = f"DEFEND {home},INF,1,GROUND,{home}"
         lines.append(line)
         bad[line] = "there is no battle in"

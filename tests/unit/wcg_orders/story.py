@@ -65,11 +65,13 @@ def countries() -> dict[str, tuple[str, float]]:
 
 @cache
 def unit_codes() -> dict[str, str]:
-    """The rules' unit chart -> each kind's name to its code."""
+    """The rules' unit chart -> each kind's name (and its plural) to its code."""
     text = RULES.read_text(encoding="utf-8")
     start = text.index("data UnitKind(")
     block = text[start:text.index("\n}", start)]
-    return {name: code for code, name in re.findall(r'^\s+([A-Z][A-Z0-9_]*): "([^"]+)"', block, re.MULTILINE)}
+    names = {name: code for code, name in re.findall(r'^\s+([A-Z][A-Z0-9_]*): "([^"]+)"', block, re.MULTILINE)}
+    # A report may give a count's plural ("3 submarines", "2 I.C.B.M.s"); "infantry" has none.
+    return names | {f"{name}s": code for name, code in names.items() if not name.endswith("y")}
 
 
 def code_of(name: str) -> str | None:
@@ -181,7 +183,10 @@ def _attacks(report: dict[str, Any], home: str, kind: str, ruled: set[str | None
         if p is None:
             # A merged partner is off the map: once the first of a merged pair is ruled, the second is not attacked.
             pair = MERGE.get(home)
-            if kind == "action" and not (pair and target == pair[1] and pair[0] in ruled):
+            # Nor is a victim a passed UN mandate protects (R33): PLAN would be refused while it stands.
+            shielded = any(r.startswith(f"{n} stop {name_of(home)} invading {name_of(target)}: passed")
+                           for r in report.get("resolutions") or [] for n in [r.split(" ", 1)[0]])
+            if kind == "action" and not shielded and not (pair and target == pair[1] and pair[0] in ruled):
                 if any(k == "SUB" for k, _ in commit) and have.get((home, "SUB")):
                     lines.append(f"HIDE {home},{have[(home, 'SUB')]}")
                 lines.append(f"PLAN {home},{target}")
