@@ -1,12 +1,13 @@
-"""WCG played long: the test world (or --scenario) and the order makers of tests/unit/wcg_orders/ through --turns
-turns (25 unless given: the whole of 1960) -> the time of the game, and with --check: every refusal and failure
-one of the makers' expected reasons, the lines written to be refused refused, and the orders of the rules never
-carried out (GM orders aside). Until every package's maker is in, `--check` only prints the orders never carried
-out; `--strict` fails on them (W6 adds it to .ci/run with the five-year game).
+"""WCG played long: the test world (or --scenario, or --world-1960) and the order makers of tests/unit/wcg_orders/
+through --turns turns (25 unless given: the whole of 1960) -> the time of the game, and with --check: every refusal
+and failure one of the makers' expected reasons, the lines written to be refused refused, no mail left unprocessed,
+no report showing another player's private facts (see `leaks`), the orders of the rules carried out (GM orders and
+PENDING aside) and the events of EVENTS. `--check` fails on a fault; `--strict` also on an order never carried
+out or an event that never happened: it is the five-year game's check on the 1960 world (.ci/run), whose eight
+positions story.py steers to the events (the test world has no conquest, merger or sneak attack in its script).
 
 Run: python benchmarks/wcg_long.py --check
-     python benchmarks/wcg_long.py --world-1960 --turns 125 --check   (the 1960 world, 8 players, 24 countries)
-     python benchmarks/wcg_long.py --turns 125 --check --strict
+     python benchmarks/wcg_long.py --world-1960 --turns 125 --check --strict   (.ci/run: 8 players, 24 countries)
 """
 
 from __future__ import annotations

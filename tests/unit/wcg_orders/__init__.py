@@ -1,6 +1,7 @@
 """WCG's long game's order makers (benchmarks/wcg_long.py), one module a package of the rules -> MAKERS.
 
-Each package adds its own module here (budget.py W2, months.py W3, un.py W4, war.py W5), with:
+Each package adds its own module here (budget.py W2, months.py W3, un.py W4, war.py W5a, war_land.py W5b,
+transport.py Z2, story.py Z4: the five-year game's script on the 1960 world, whose helpers the others read), with:
 - `ORDERS`: the names of the rules' orders its lines carry out (`invest`, `move`, ...);
 - `EXPECTED`: every reason a line of its may be refused or fail with, as regular expressions (the rules' words);
 - `orders(report, turn, rng, others) -> (lines, bad)`: a player's mail for `turn` from the JSON of its report
