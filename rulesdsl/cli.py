@@ -1,8 +1,10 @@
-"""Command line -> the compiler and the game folder: check, compile, new, intake, turn, status, rollback, gm, send."""
+"""Command line -> the compiler, the formatter and the game folder: check, compile, fmt, new, intake, turn, status,
+rollback, gm, send."""
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import gc
 import io
 import os
@@ -11,8 +13,8 @@ import sys
 import traceback
 from pathlib import Path
 
-from rulesdsl import __version__, defaults
-from rulesdsl.compiler import check_path, compile_path
+from rulesdsl import __version__, defaults, fmt
+from rulesdsl.compiler import check_path, compile_path, read_source
 from rulesdsl.diagnostics import CompileError, render_json, render_text
 from rulesdsl.game import history, store
 from rulesdsl.game.disk import Wait
@@ -74,6 +76,43 @@ def cmd_compile(args: argparse.Namespace) -> int:
             return 2
         print(f"wrote {args.output}")
     return 0
+
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    """Exit 0: every file is (now) in its layout; 1: `--check` found files to change; 2: a file could not be
+    read or does not parse (it is left as it is)."""
+    broken = changed = False
+    for raw in args.rules:
+        path = Path(raw)
+        if not path.is_file():
+            print(f"{raw}: no such file", file=sys.stderr)
+            broken = True
+            continue
+        source, undecodable = read_source(path, raw)
+        text = source.text
+        try:
+            if undecodable is not None:
+                raise fmt.Unformattable([undecodable])
+            laid_out = fmt.format_text(text, raw)
+        except fmt.Unformattable as e:
+            print(render_text(e.diagnostics, {raw: source}), file=sys.stderr)
+            broken = True
+            continue
+        if laid_out == text:
+            continue
+        changed = True
+        if args.diff:
+            before, after = text.splitlines(keepends=True), laid_out.splitlines(keepends=True)
+            for line in difflib.unified_diff(before, after, raw, f"{raw} (formatted)"):
+                sys.stdout.write(line if line.endswith("\n") else line + "\n")  # a last line with no newline
+        if args.check:
+            print(f"{raw}: would be formatted")
+        elif not args.diff:
+            path.write_text(laid_out, encoding="utf-8")
+            print(f"{raw}: formatted")
+    if broken:
+        return 2
+    return 1 if changed and args.check else 0
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -365,6 +404,12 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("rules")
     k.add_argument("-o", "--output")
     k.set_defaults(func=cmd_compile)
+    f = sub.add_parser("fmt", help="lay out .rules files in the one canonical layout, comments kept (in place)")
+    f.add_argument("rules", nargs="+")
+    f.add_argument("--check", action="store_true",
+                   help="change nothing; list the files that would change, and exit 1 if there are any")
+    f.add_argument("--diff", action="store_true", help="change nothing; print what would change as a unified diff")
+    f.set_defaults(func=cmd_fmt)
     n = sub.add_parser("new", help="start a game in a new folder")
     n.add_argument("rules")
     n.add_argument("gamedir")

@@ -33,6 +33,7 @@ from functools import cache
 from importlib import resources
 
 from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedInput
 
 from rulesdsl import parser
 from rulesdsl.diagnostics import Diagnostic
@@ -53,8 +54,6 @@ _CONTAINERS = frozenset({
     "data_decl", "links_decl", "table_decl", "orders_decl", "order_decl", "personal_order_decl",
     "gm_order_decl", "gm_world_order_decl", "calendar_decl", "report_decl", "victory_decl", "block", "if_stmt",
 })
-# Items that are rows of data: several may share a line, set apart by two spaces or more.
-_ROWS = frozenset({"data_row", "link_row", "table_row", "cycle_row"})
 # Braces that hold a value, written tight like brackets: `{code: c.code}`.
 _RECORD = "record_lit"
 # Words after which `-` is a binary minus, not a sign.
@@ -84,7 +83,7 @@ class _Tok:
     parent: str = ""  # the rule that holds the token
     item_start: bool = False  # the first token of a part of a container (a line of its own)
     in_container: bool = False  # a token of the container itself: `}`, `else`, a victory's `when`
-    row_start: bool = False  # the first token of a data, links, table or calendar row
+    body_start: bool = False  # the first token of an item inside a container's braces
 
 
 @dataclass
@@ -99,10 +98,12 @@ class _Line:
 
 def format_text(text: str, name: str = "<text>") -> str:
     """The canonical layout of `text`; raises Unformattable with the parser's diagnostics if it does not parse."""
-    module, diagnostics = parser.parse(Source(name, text))
-    if module is None:
-        raise Unformattable(diagnostics)
-    toks = _tokens(text)
+    try:
+        toks = _tokens(text)
+    except UnexpectedInput:
+        # The same grammar refuses it: the parser says why, in the designer's words.
+        _, diagnostics = parser.parse(Source(name, text))
+        raise Unformattable(diagnostics) from None
     if not toks:
         return ""
     lines = _lines(toks)
@@ -129,11 +130,11 @@ def _tokens(text: str) -> list[_Tok]:
     return out
 
 
-def _walk(tree: Tree[Token], toks: list[_Tok], *, container: bool, row: bool = False) -> None:
-    """`container`: the tree is a container, or the first part of one of a container's items; `row`: the
-    first part of a row."""
+def _walk(tree: Tree[Token], toks: list[_Tok], *, container: bool, body: bool = False) -> None:
+    """`container`: the tree is a container, or the first part of one of a container's items; `body`: the
+    first part of an item inside a container's braces (not of its header, like a table's `weighted`)."""
     is_container = tree.data in _CONTAINERS
-    row = row or (container and tree.data in _ROWS)
+    inside = tree.data == "start"
     first = True
     for child in tree.children:
         if child is None:
@@ -143,9 +144,11 @@ def _walk(tree: Tree[Token], toks: list[_Tok], *, container: bool, row: bool = F
             toks.append(_Tok(str(child), child.type, child.line or 0, (child.column or 1) - 1,
                              child.end_line or 0, (child.end_column or 1) - 1, child.start_pos or 0,
                              child.end_pos or 0, str(tree.data), item_start=starts, in_container=is_container,
-                             row_start=starts and row))
+                             body_start=starts and body))
+            inside = inside or (is_container and child.type == "LBRACE")
         else:
-            _walk(child, toks, container=is_container or starts, row=row and first)
+            _walk(child, toks, container=is_container or starts,
+                  body=(is_container and inside) or (starts and body))
         first = False
 
 
@@ -180,10 +183,10 @@ def _indent(lines: list[_Line]) -> None:
         if first.kind == "COMMENT" and k and not ln.blank_before and _hangs_under(lines[k - 1], first):
             ln.hangs = True
         elif first.kind == "COMMENT":
+            # A comment stands with the item after it, or last in its block; within an item, as continued.
             nxt = next((m for m in lines[k + 1:] if m.toks[0].kind != "COMMENT"), None)
-            closes = nxt is not None and nxt.toks[0].text == "}" and nxt.toks[0].in_container
             if nxt is None or _own_line(nxt.toks[0]):
-                ln.indent = 2 * (depth - 1 if closes else depth)
+                ln.indent = 2 * depth
             else:
                 ln.indent = _continued(ln, anchor)
         elif first.text == "}" and first.in_container:
@@ -232,8 +235,9 @@ def _space(lines: list[_Line]) -> None:
 def _gap(a: _Tok, b: _Tok) -> int:
     if b.kind == "COMMENT":
         return 1
-    if b.row_start and not a.in_container and a.text != ",":
-        # Rows written on one line: the designer's spacing, two spaces at least, sets them apart.
+    if b.body_start and not a.in_container and a.text != ",":
+        # Items written on one line, like a short table's rows: the designer's spacing, two spaces at least,
+        # sets them apart.
         return max(2, b.col - a.end_col) if a.end_line == b.line else 2
     if (a.text == "{" and a.parent == _RECORD) or (b.text == "}" and b.parent == _RECORD):
         return 0
