@@ -13,7 +13,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from rulesdsl import __version__, defaults, fmt
+from rulesdsl import __version__, defaults
 from rulesdsl.compiler import check_path, compile_path, read_source
 from rulesdsl.diagnostics import CompileError, render_json, render_text
 from rulesdsl.game import history, store
@@ -81,6 +81,8 @@ def cmd_compile(args: argparse.Namespace) -> int:
 def cmd_fmt(args: argparse.Namespace) -> int:
     """Exit 0: every file is (now) in its layout; 1: `--check` found files to change; 2: a file could not be
     read or does not parse (it is left as it is)."""
+    from rulesdsl import fmt  # the parser's grammar: imported only here, so that a turn never loads it
+
     broken = changed = False
     for raw in args.rules:
         path = Path(raw)

@@ -56,11 +56,11 @@ _CONTAINERS = frozenset({
 })
 # Braces that hold a value, written tight like brackets: `{code: c.code}`.
 _RECORD = "record_lit"
-# Words after which `-` is a binary minus, not a sign.
+# Values that may be indexed like a name: `[` right after them is an index, elsewhere a list.
 _VALUE_WORDS = frozenset({"true", "false", "none"})
 _TIGHT_BEFORE = frozenset({",", ")", "]", ".", "..", "?", ":"})
 _TIGHT_AFTER = frozenset({"(", "[", ".", ".."})
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_COMMENT = re.compile(r"#[^\n]*")
 
 
 @cache
@@ -120,13 +120,14 @@ def _tokens(text: str) -> list[_Tok]:
     toks: list[_Tok] = []
     _walk(tree, toks, container=True)
     toks.sort(key=lambda t: t.start)
+    source = Source("", text)
     out: list[_Tok] = []
     pos = 0
     for t in toks:
-        out.extend(_comments(text, pos, t.start))
+        out.extend(_comments(source, pos, t.start))
         out.append(t)
         pos = t.end
-    out.extend(_comments(text, pos, len(text)))
+    out.extend(_comments(source, pos, len(text)))
     return out
 
 
@@ -152,13 +153,11 @@ def _walk(tree: Tree[Token], toks: list[_Tok], *, container: bool, body: bool = 
         first = False
 
 
-def _comments(text: str, start: int, end: int) -> Iterator[_Tok]:
+def _comments(source: Source, start: int, end: int) -> Iterator[_Tok]:
     # Between two tokens there is only what the grammar ignores: white space and comments.
-    for m in re.finditer(r"#[^\n]*", text[start:end]):
-        at = start + m.start()
-        line = text.count("\n", 0, at) + 1
-        col = at - (text.rfind("\n", 0, at) + 1)
-        yield _Tok(m.group().rstrip(), "COMMENT", line, col, line, col + len(m.group()), at, start + m.end())
+    for m in _COMMENT.finditer(source.text, start, end):
+        line, col = source.position(m.start())
+        yield _Tok(m.group().rstrip(), "COMMENT", line, col - 1, line, col - 1 + len(m.group()), m.start(), m.end())
 
 
 # ---------------------------------------------------------------- lines
