@@ -222,7 +222,9 @@ def _own_line(t: _Tok) -> bool:
 def _continued(ln: _Line, anchor: _Line | None) -> int:
     if anchor is None:
         return ln.orig_indent
-    return max(0, anchor.indent + ln.orig_indent - anchor.orig_indent)
+    # At least one level in, so that it reads as going on; a closing bracket may stand under its line's start.
+    least = 0 if ln.toks[0].text in (")", "]", "}") else 2
+    return anchor.indent + max(least, ln.orig_indent - anchor.orig_indent)
 
 
 # ---------------------------------------------------------------- spaces within a line

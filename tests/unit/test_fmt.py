@@ -101,6 +101,9 @@ define f(p:Player,c:Country)->bool=c.influence[p]>-1 and not(a==2)
 define g(c: Country) -> int =
       sum( c.influence[ p ]*2 for p in players where p.cash>=0)
     + a
+define h(c: Country) -> int =
+len(c.adjacent
+)
 phase main {
 for each c in Country where f( players[0],c) {   # every country
   if c.name=="x"{ c.influence[players[0]]+=1 } else if c.name != "y" {
@@ -134,6 +137,9 @@ define f(p: Player, c: Country) -> bool = c.influence[p] > -1 and not (a == 2)
 define g(c: Country) -> int =
       sum(c.influence[p] * 2 for p in players where p.cash >= 0)
     + a
+define h(c: Country) -> int =
+  len(c.adjacent
+)
 phase main {
   for each c in Country where f(players[0], c) {   # every country
     if c.name == "x" { c.influence[players[0]] += 1 } else if c.name != "y" {
