@@ -128,7 +128,17 @@ def _tokens(text: str) -> list[_Tok]:
         out.append(t)
         pos = t.end
     out.extend(_comments(source, pos, len(text)))
+    if "\t" in text:
+        for t in out:
+            t.col = _column_seen(source, t.line, t.col)
+            t.end_col = _column_seen(source, t.end_line, t.end_col)
     return out
+
+
+def _column_seen(source: Source, line: int, col: int) -> int:
+    # Columns as an editor shows them, tabs every 8: what a designer lined up with tabs stays lined up.
+    before = source.line_text(line)[:col]
+    return len(before.expandtabs(8)) if "\t" in before else col
 
 
 def _walk(tree: Tree[Token], toks: list[_Tok], *, container: bool, body: bool = False) -> None:

@@ -182,6 +182,12 @@ data D(code, x, y) {
 """
 
 
+def test_columns_lined_up_with_tabs_stay_lined_up() -> None:
+    text = "thing C keyed by code {\n\tname: text\t# the name\n\tsize: int = 0\t# its size\n}\n"
+    assert assert_safe(text) == ("thing C keyed by code {\n  name: text      # the name\n"
+                                 "  size: int = 0   # its size\n}\n")
+
+
 def test_items_on_one_line_stay_apart() -> None:
     text = 'thing D keyed by code { x: int  y: int }\ndata D(code, x, y) { A: 1, 2   B: 3, 4 }\n'
     assert assert_safe(text) == text
