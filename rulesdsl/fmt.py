@@ -3,8 +3,10 @@
 A token-stream formatter, not an AST printer: the AST keeps no comments, no blank lines and none of the
 designer's line breaks, and a printer would have to invent all three back. Here the tokens are the
 grammar's own (rulesdsl/grammar/rules.lark, parsed with every token kept), so a keyword is a keyword
-exactly where the parser says so; comments are what lies between two tokens besides white space (the
-grammar's ignored COMMENT terminal), so each stays on its line, after the token it followed.
+exactly where the parser says so, and a `-` is a sign exactly where it parses as one. Comments are what
+lies between two tokens besides white space (the grammar ignores only WS and COMMENT there), found by
+that one regular expression rather than by Lark's `lexer_callbacks`, which are fixed when the cached
+parser is built; each stays on its line, after the token it followed.
 
 The layout:
 - Line breaks are the designer's: a line is never joined or split, and long lines are not re-wrapped.
@@ -12,14 +14,16 @@ The layout:
 - A line that starts an item of a block (a declaration, a field, an order's clause, a statement, a data
   or table row) or that starts with its closing `}` is indented 2 spaces per open `{`. A line that
   continues an item begun on an earlier line keeps its indent relative to that item's first line, so a
-  hand-aligned expression stays aligned.
+  hand-aligned expression stays aligned; it stands at least 2 spaces in (a closing bracket, at least 0).
+  A comment line is indented as the line after it, or goes on under the trailing comment above it.
 - Within a line: one space after a comma and around binary operators, `=`, `->` and `in`; none inside
   `( )`, `[ ]` and a record's `{ }`, none around `.`, `..` and before `:`, `,`, `?`; one inside an
-  inline block's `{ }`; two between items written on one line (`INF: "I"  ENG: "E"`).
+  inline block's `{ }`; two or more, as written, between items written on one line (`INF: "I"  ENG: "E"`).
 - Alignment is kept, not flattened (as gofmt keeps struct fields and comments aligned): trailing
   comments, and tokens the designer padded with extra spaces to line up with the same column on the
-  next or previous line, stay in one column. The column stays where it was unless the text before one
-  of them grew, and then they all move right together.
+  next or previous line (a token of the same kind), stay in one column. The column stays where it was
+  unless the text before one of them grew, and then they all move right together. Columns are counted
+  as an editor shows them, tabs every 8.
 - Comments are kept exactly, trailing spaces dropped; every line loses its trailing spaces; the text
   ends with one newline.
 """
