@@ -52,12 +52,6 @@ class Unformattable(Exception):
         self.diagnostics = diagnostics
 
 
-# Nodes whose parts are laid out one per line, each indented by the braces around it.
-_CONTAINERS = frozenset({
-    "start", "ruleset_decl", "thing_decl", "numbered_thing_decl", "player_decl", "world_decl", "grid_decl",
-    "data_decl", "links_decl", "table_decl", "orders_decl", "order_decl", "personal_order_decl",
-    "gm_order_decl", "gm_world_order_decl", "calendar_decl", "report_decl", "victory_decl", "block", "if_stmt",
-})
 # Braces that hold a value, written tight like brackets: `{code: c.code}`.
 _RECORD = "record_lit"
 # Values that may be indexed like a name: `[` right after them is an index, elsewhere a list.
@@ -72,6 +66,15 @@ def _lark() -> Lark:
     # The parser's grammar with every token kept: punctuation and keywords are the layout's landmarks.
     grammar = resources.files("rulesdsl").joinpath("grammar/rules.lark").read_text(encoding="utf-8")
     return Lark(grammar, parser="lalr", start="start", maybe_placeholders=True, keep_all_tokens=True)
+
+
+@cache
+def _containers() -> frozenset[str]:
+    """Nodes whose parts are laid out one per line, each indented by the braces around it: every rule
+    with braces but a record's (read from the grammar, so a declaration added to it is laid out too), the
+    file, and `if` (its `else` lines stand under its `if`)."""
+    braced = {str(r.alias or r.origin.name) for r in _lark().rules if any(s.name == "LBRACE" for s in r.expansion)}
+    return frozenset(braced - {_RECORD} | {"start", "if_stmt"})
 
 
 @dataclass
@@ -148,7 +151,7 @@ def _column_seen(source: Source, line: int, col: int) -> int:
 def _walk(tree: Tree[Token], toks: list[_Tok], *, container: bool, body: bool = False) -> None:
     """`container`: the tree is a container, or the first part of one of a container's items; `body`: the
     first part of an item inside a container's braces (not of its header, like a table's `weighted`)."""
-    is_container = tree.data in _CONTAINERS
+    is_container = tree.data in _containers()
     inside = tree.data == "start"
     first = True
     for child in tree.children:
