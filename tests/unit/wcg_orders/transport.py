@@ -42,12 +42,10 @@ def _kind(word: str) -> str | None:
     return KINDS.get(word) or KINDS.get(word[:-1]) if word.endswith("s") else KINDS.get(word)
 
 
-def _next_kind(report: dict[str, Any]) -> str:
-    if report["kind"] == "budget":
-        return "action"
-    if report["kind"] == "action":
-        return "reaction"
-    return "budget" if report["game"]["date"].startswith("December") else "action"
+def _kind_of(turn: int) -> str:
+    # A year is 25 turns: its budget turn, then an action and a reaction turn a month.
+    step = (turn - 1) % 25
+    return "budget" if step == 0 else "action" if step % 2 == 1 else "reaction"
 
 
 def _held(report: dict[str, Any], active: bool = True) -> dict[tuple[str, str], int]:
@@ -69,7 +67,7 @@ def orders(report: dict[str, Any], turn: int, rng: random.Random,
     lines: list[str] = []
     bad: dict[str, str] = {}
     home = COUNTRIES.get(report["country"])
-    kind = _next_kind(report)
+    kind = _kind_of(turn)
     if home is None or home == OVERSEAS or kind == "budget":
         return lines, bad
     held = _held(report)
