@@ -39,6 +39,6 @@ def test_ground_fire_does_not_reach_a_bombarding_battleship(tmp_path: Path) -> N
                                                                 encoding="utf-8")
     news = {turn: text for turn, out, text in play(Scenario("wcg", "landing", folder), tmp_path / "g")
             if out == "news"}
-    assert "United States: 1 marine of Ann lost" in news[7]
+    assert "Cuba: 1 marine of Ann lost" in news[7]
     assert "battleship of Ann lost" not in news[7]
     assert "after month 1: attacking 1 cargo ship, 1 battleship; defending 15 infantry" in news[7]
