@@ -1,4 +1,4 @@
-"""The grammar (rules.lark) and the builtins (builtins.py) -> the words editors colour, in one place.
+"""The grammar (rules.lark) and the builtins (builtins.py, the aggregates) -> the words editors colour, in one place.
 
 The Pygments lexer and the TextMate grammar both read these lists, so a keyword added to the grammar or a
 builtin added to builtins.py is coloured everywhere without being written down a second time.
@@ -11,6 +11,7 @@ from importlib import resources
 
 from rulesdsl.builtins import BUILTINS
 from rulesdsl.checker.env import RESERVED
+from rulesdsl.checker.exprs import AGGREGATES
 from rulesdsl.types import BASE_TYPES
 
 # The values among the grammar's words: coloured as constants, not keywords.
@@ -61,7 +62,8 @@ def operators() -> tuple[str, ...]:
 
 
 def builtin_functions() -> tuple[str, ...]:
-    return tuple(sorted(BUILTINS))
+    """builtins.py's functions and the checker's aggregates (`sum(x for x in xs)`)."""
+    return tuple(sorted(set(BUILTINS) | AGGREGATES))
 
 
 def types() -> tuple[str, ...]:

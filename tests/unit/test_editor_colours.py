@@ -12,6 +12,7 @@ import pytest
 from pygments.token import Error, Keyword, Name, Number, Operator, String, _TokenType
 
 from rulesdsl.builtins import BUILTINS
+from rulesdsl.checker.exprs import AGGREGATES
 from rulesdsl.editor import textmate, words
 from rulesdsl.editor.lexer import RulesLexer
 from rulesdsl.parser import _keywords
@@ -29,7 +30,7 @@ def test_the_words_are_the_grammars_and_the_builtins() -> None:
     # The parser's own list of the grammar's words (which its syntax errors use) is split, none lost.
     assert sorted([*words.keywords(), *words.word_operators(), *words.CONSTANTS]) == sorted(_keywords())
     assert set(words.word_operators()) == {"and", "or", "not", "in", "div"}
-    assert words.builtin_functions() == tuple(sorted(BUILTINS))
+    assert words.builtin_functions() == tuple(sorted(set(BUILTINS) | AGGREGATES))
     assert {"==", "..", "->", "+="} <= set(words.operators())
 
 
