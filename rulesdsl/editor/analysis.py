@@ -19,6 +19,7 @@ from rulesdsl.builtins import BUILTINS
 from rulesdsl.checker.env import PLAYER_BUILTINS, Env
 from rulesdsl.checker.exprs import AGGREGATES
 from rulesdsl.compiler import Checked, check_source
+from rulesdsl.editor import words
 from rulesdsl.source import Source, Span
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -384,6 +385,12 @@ def symbol_at(a: Analysis, line: int, col: int) -> Symbol | None:
         for f in decl.fields:
             if f.span.line == line and f.name == word and f.span.col == span.col:
                 return a.symbols.get(f"{owner}.{word}")
+    for node in _nodes(decl) if decl is not None else ():
+        # `new Division(owner: p, ...)`: a field of the thing made.
+        if isinstance(node, n.New) and _within(node.span, line, col):
+            for name, at, _value in node.fields:
+                if name == word and at.line == line and at.col == span.col:
+                    return a.symbols.get(f"{node.thing}.{word}")
     return name_symbol(a, decl, word, line, col)
 
 
@@ -507,6 +514,10 @@ def completions(a: Analysis, text: Source, line: int, col: int) -> list[Symbol]:
             seen.setdefault(name, s)
     for name, b in sorted(BUILTINS.items()):
         seen.setdefault(name, Symbol(name, "builtin function", None, None, b.signature, b.doc))
+    for name in sorted(AGGREGATES):
+        seen.setdefault(name, Symbol(name, "aggregate", None, None, f"{name}(VALUE for NAME in LIST [where COND])"))
     for name, (ty, doc) in SPECIALS.items():
         seen.setdefault(name, Symbol(name, "the language's name", ty, None, doc=doc))
+    for name in sorted({*words.keywords(), *words.word_operators(), *words.CONSTANTS}):
+        seen.setdefault(name, Symbol(name, "keyword"))
     return list(seen.values())

@@ -34,6 +34,7 @@ _KINDS = {
     "procedure": lsp.CompletionItemKind.Method, "builtin function": lsp.CompletionItemKind.Function,
     "phase": lsp.CompletionItemKind.Event, "victory": lsp.CompletionItemKind.Event,
     "instance": lsp.CompletionItemKind.EnumMember, "type": lsp.CompletionItemKind.TypeParameter,
+    "keyword": lsp.CompletionItemKind.Keyword, "aggregate": lsp.CompletionItemKind.Function,
 }
 
 

@@ -95,3 +95,43 @@ def test_templates_are_read_from_the_folder_given(tmp_path: Path) -> None:
     text = (ROOT / "rulesets" / "covert.rules").read_text(encoding="utf-8")
     elsewhere = analyse(text, "covert.rules", tmp_path)
     assert {d.code for d in elsewhere.checked.diagnostics} == {"E0504"}  # its templates are not there
+
+
+SMALL = '''ruleset "Small" {
+  version "1"
+  turn "day"
+  game "S-{number}"
+}
+
+# How strong a new army is.
+param start_strength: int = 3
+
+thing Army numbered per owner {
+  strength: int = 1   # men, in thousands
+}
+
+order raise "R,{n}" {
+  n: 1..5
+  effect {
+    new Army(owner: me, strength: n + start_strength)
+  }
+}
+'''
+
+
+def test_a_file_with_errors_still_answers(tmp_path: Path) -> None:
+    a = analyse(SMALL, "small.rules", tmp_path)
+    assert "E0416" in [d.code for d in a.checked.diagnostics]  # no `orders { header ... }`: still answered
+    line = SMALL.splitlines().index("    new Army(owner: me, strength: n + start_strength)") + 1
+
+    def at(col: int) -> tuple[str, str, str, int, str]:
+        s = symbol_at(a, line, col)
+        assert s is not None and s.span is not None
+        return s.kind, s.name, s.shown_type(), s.span.line, s.doc
+
+    assert at(14) == ("field", "Army.owner", "Player", 10, "the player it belongs to")
+    assert at(25) == ("field", "Army.strength", "int", 11, "men, in thousands")
+    assert at(39) == ("param", "start_strength", "int", 8, "How strong a new army is.")
+    assert at(35) == ("argument", "n", "int", 15, "")
+    names = {s.name: s.kind for s in completions(a, a.source, line, 5)}
+    assert names["n"] == "argument" and names["count"] == "aggregate" and names["effect"] == "keyword"
