@@ -114,10 +114,11 @@ def check_path(path: Path, display: str | None = None) -> Checked:
     return check_source(source, path.parent, content_hash(path))
 
 
-def check_source(source: Source, folder: Path, source_hash: str) -> Checked:
+def check_source(source: Source, folder: Path, source_hash: str, *, keep_names: bool = False) -> Checked:
     """`source` checked as if it were a file in `folder` (where its templates are read): `check_path` on a
-    file, and the language server on an editor's text, which may differ from what is saved."""
-    from rulesdsl.checker import checking
+    file, and the language server on an editor's text, which may differ from what is saved. With
+    `keep_names`, the result keeps the checker's names (`env`), which hover and completion read."""
+    from rulesdsl import checker
     from rulesdsl.parser import parse
 
     sources = {source.name: source}
@@ -126,11 +127,16 @@ def check_source(source: Source, folder: Path, source_hash: str) -> Checked:
         return Checked(None, diags, sources, module)
     problems: list[Diagnostic] = []
     loader = _templates_beside(folder, sources, problems)
-    c = checking(module, source_hash, loader)  # type: ignore[arg-type]
+    env = None
+    if keep_names:
+        c = checker.checking(module, source_hash, loader)  # type: ignore[arg-type]
+        program, bag, env = c.program, c.env.diags, c.env
+    else:
+        program, bag = checker.check(module, source_hash, loader)  # type: ignore[arg-type]
     # The ruleset's own diagnostics come first, then its templates', each in the order of its lines.
-    all_diags = sorted([*diags, *problems, *c.env.diags.sorted()],
+    all_diags = sorted([*diags, *problems, *bag.sorted()],
                        key=lambda d: (d.span.file != source.name, d.sort_key(), d.message))
-    return Checked(c.program, all_diags, sources, module, c.env)
+    return Checked(program, all_diags, sources, module, env)
 
 
 def compile_path(path: Path) -> str:

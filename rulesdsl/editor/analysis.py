@@ -82,7 +82,7 @@ class Analysis:
 def analyse(text: str, name: str, folder: Path, source_hash: str = "") -> Analysis:
     """`text` checked as the file `name` in `folder`, and its names indexed."""
     source = Source(name, text)
-    checked = check_source(source, folder, source_hash)
+    checked = check_source(source, folder, source_hash, keep_names=True)
     a = Analysis(source, checked)
     if a.ok:
         _index(a)
