@@ -39,11 +39,10 @@ _KINDS = {
 
 
 class RulesServer(LanguageServer):
-    """The language server, with each open document's latest analysis and its latest one that parsed."""
+    """The language server, with each open document's latest analysis that parsed."""
 
     def __init__(self) -> None:
         super().__init__("rulesdsl", __version__)
-        self.latest: dict[str, Analysis] = {}
         self.good: dict[str, Analysis] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.published: dict[str, set[str]] = {}  # a ruleset's URI -> the template URIs given diagnostics
@@ -65,8 +64,17 @@ def check(ls: RulesServer, uri: str) -> None:
     ls.pending.pop(uri, None)
     doc = ls.workspace.get_text_document(uri)
     name, folder = _place(uri)
-    a = analyse(doc.source, name, folder, hashlib.sha256(doc.source.encode()).hexdigest())
-    ls.latest[uri] = a
+    try:
+        a = analyse(doc.source, name, folder, hashlib.sha256(doc.source.encode()).hexdigest())
+    except Exception as e:  # a bug of ours: say so where the designer looks, and keep serving
+        bug = lsp.Diagnostic(range=lsp.Range(start=lsp.Position(line=0, character=0),
+                                             end=lsp.Position(line=0, character=0)),
+                             message=f"rulesdsl could not check this text: internal error ({type(e).__name__}: {e}); "
+                                     "this is a bug in rulesdsl, please report it with the file",
+                             source="rulesdsl", severity=lsp.DiagnosticSeverity.Error)
+        ls.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[bug], version=doc.version))
+        return
     if a.ok:
         ls.good[uri] = a
     by_file: dict[str, list[lsp.Diagnostic]] = {}
@@ -129,7 +137,6 @@ def did_close(ls: RulesServer, params: lsp.DidCloseTextDocumentParams) -> None:
     old = ls.pending.pop(uri, None)
     if old is not None:
         old.cancel()
-    ls.latest.pop(uri, None)
     ls.good.pop(uri, None)
 
 

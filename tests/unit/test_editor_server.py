@@ -167,6 +167,26 @@ def test_diagnostics_follow_the_text_as_it_changes(session: Session) -> None:
     assert list(mended.diagnostics) == []
 
 
+def test_a_templates_mistakes_are_shown_in_the_template(session: Session, tmp_path: Path) -> None:
+    for name in ("covert.rules", "covert.report.html.j2"):
+        shutil.copy(ROOT / "rulesets" / name, tmp_path / name)
+    template = tmp_path / "covert.report.j2"
+    template.write_text((ROOT / "rulesets" / "covert.report.j2").read_text(encoding="utf-8")
+                        + "{{ player.name( }}\n", encoding="utf-8")
+    uri, template_uri = from_fs_path(str(tmp_path / "covert.rules")) or "", from_fs_path(str(template)) or ""
+    text = COVERT.read_text(encoding="utf-8")
+
+    assert list(session.open(uri, text).diagnostics) == []
+    shown = session.run(session.next_diagnostics(template_uri, 1))
+    line = len(template.read_text(encoding="utf-8").splitlines()) - 1
+    assert [(d.code, d.range.start.line) for d in shown.diagnostics] == [("E0505", line)]
+
+    template.write_text((ROOT / "rulesets" / "covert.report.j2").read_text(encoding="utf-8"), encoding="utf-8")
+    session.client.text_document_did_save(lsp.DidSaveTextDocumentParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri)))
+    assert list(session.run(session.next_diagnostics(template_uri, 2)).diagnostics) == []  # mended: cleared
+
+
 # ---------------------------------------------------------------- hover
 
 
