@@ -224,15 +224,16 @@ def test_definition_goes_to_each_kind_of_declaration(session: Session) -> None:
         assert here == word.rstrip("(.")
         return lines[loc.range.start.line].strip()
 
-    assert target("let home = min(c.troops, left)", "troops").startswith("troops: int = 0")
+    assert target("let home = min(c.troops, left)", "troops").startswith("troops: int = 0")  # a field
     assert target("require controls(me, country)", "controls").startswith("define controls(")
     assert target("cash: money = starting_cash", "starting_cash").startswith("param starting_cash:")
     assert target("superspy: Country?", "Country").startswith("thing Country keyed by code")
-    assert target("procedure take_defence_losses(c: Country, loss: int)", "loss", 1) \
-        .startswith("procedure take_defence_losses(")
-    run = next(line for line in lines if line.strip().startswith("phase arms_smuggling"))
-    order = run.split("run ")[1].split(",")[0].strip()
-    assert target(run.strip(), order, 0 if run.count(order) == 1 else 1).startswith(f"order {order} ")
+    assert target("  cost arms_cost(units)", "arms_cost").startswith("table arms_cost(")
+    assert target("      change_government(country)", "change_government").startswith("procedure change_government(")
+    assert target("phase arms_smuggling: run arms", "arms", 1).startswith('order arms "A,')
+    assert target("phase arms_smuggling: run arms", "arms_smuggling").startswith("phase arms_smuggling:")  # itself
+    # A procedure's parameter, at its use: the parameter as the procedure's first line declares it.
+    assert target("  let home = min(c.troops, left)", "c.").startswith("procedure take_defence_losses(c: Country")
 
 
 # ---------------------------------------------------------------- completion
