@@ -7,18 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rulesdsl.comments import comment_above
+
 if TYPE_CHECKING:  # `rulesdsl turn` imports the CLI, and must not import the compiler's parts
     from rulesdsl import ir
-
-
-def comment_above(lines: list[str], line: int) -> list[str]:
-    """The `#` lines right above 1-based `line` (no blank line between), their text without `#`, in order."""
-    out: list[str] = []
-    i = line - 2
-    while i >= 0 and lines[i].strip().startswith("#"):
-        out.append(lines[i].strip()[1:].strip())
-        i -= 1
-    return out[::-1]
 
 
 def listing(program: ir.Program, text: str, shown: str) -> str:

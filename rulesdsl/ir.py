@@ -659,6 +659,9 @@ class Program:
     # the values fixed for the call that they also depend on, in the order first read.
     priced: dict[Route, tuple[int, tuple[Expr, ...]]] = field(default_factory=dict)
     calendar: Calendar | None = None
+    # The tables players may not read, each with the secret parameters it would show (checker/secrets.py):
+    # bounds or chances a secret parameter sets, or values that read one. Phase 3 fills it.
+    secret_tables: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def nodes(self) -> Iterator[Node]:
         """Every declaration of the program, in the order the checker makes them, each holding its bodies."""

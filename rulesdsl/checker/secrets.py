@@ -31,6 +31,7 @@ _REPORT_HELP = "secret parameters stay with the GM; report only their effects"
 def check(c: Checking) -> None:
     """E0307 for every report field and every text that would show a secret parameter."""
     secrets = _Secrets(c.env, c.program)
+    c.program.secret_tables = _secret_tables(secrets, c.program)
     for root, chance in _bodies(c.program):
         secrets.expr(root, chance)
     if c.program.report is not None:
@@ -43,6 +44,31 @@ def check(c: Checking) -> None:
             secrets.report(value)
         else:
             secrets.expr(value, ctx.allow_chance)
+
+
+def _secret_tables(secrets: _Secrets, p: ir.Program) -> dict[str, tuple[str, ...]]:
+    """Each table whose rows would show a secret parameter, with those parameters in name order: its bounds
+    or chances set by one, or its values reading one (directly, through a function, or another such table).
+    The rulebook prints every other table; a report may read none of these."""
+    shown: dict[str, set[str]] = {}
+    read: dict[str, set[str]] = {}
+    for t in p.tables:
+        values = [value for _, value in t.rows]
+        mine, called = _reads(secrets.env, values, {})
+        for name in called:
+            mine |= secrets.reads.get(name, set())
+        shown[t.name] = mine | set(secrets.table(t.name))
+        read[t.name] = {x.table for x in ir.walk(values) if isinstance(x, ir.TableGet)}
+    changed = True
+    while changed:  # a table whose values read a secret table's shows its secrets too, however far
+        changed = False
+        for name, others in read.items():
+            for other in others:
+                extra = shown.get(other, set()) - shown[name]
+                if extra:
+                    shown[name] |= extra
+                    changed = True
+    return {name: tuple(sorted(s)) for name, s in shown.items() if s}
 
 
 def _bodies(p: ir.Program) -> Iterator[tuple[ir.Node | tuple[ir.Node, ...], bool]]:

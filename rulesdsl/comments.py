@@ -1,0 +1,102 @@
+"""Source text -> its comments: the `#` lines above a line, the comment at a line's end, and designer's notes.
+
+The one home of how a ruleset's comments are read, for every tool that shows them (`check --defaults`, the
+generated rulebook): a comment documents what it stands above, or the line it ends. A `#` inside a text
+(`"#1"`) is part of the text, not a comment.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# How a ruleset marks its designer's notes: `# Designer's note: ...`, and the shipped rulesets' older form,
+# "Rulebook is silent on ...; we ...", which their headers declare to be designer's notes.
+NOTE_MARKERS = re.compile(r"Designer's note:\s*|(?=Rulebook is silent)")
+
+
+def comment_above(lines: list[str], line: int) -> list[str]:
+    """The `#` lines right above 1-based `line` (no blank line between), their text without `#`, in order."""
+    out: list[str] = []
+    i = line - 2
+    while i >= 0 and lines[i].strip().startswith("#"):
+        out.append(lines[i].strip()[1:].strip())
+        i -= 1
+    return out[::-1]
+
+
+def comment_at(lines: list[str], line: int) -> str:
+    """The comment that ends 1-based `line` (`units: 1..5   # how many`), without `#`; "" if none."""
+    if not 1 <= line <= len(lines):
+        return ""
+    start = _comment_start(lines[line - 1])
+    return "" if start < 0 or not lines[line - 1][:start].strip() else lines[line - 1][start + 1:].strip()
+
+
+def _comment_start(text: str) -> int:
+    """Where the line's comment starts, -1 if it has none: the first `#` outside a text."""
+    quoted = False
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and quoted:
+            i += 2
+            continue
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return i
+        i += 1
+    return -1
+
+
+@dataclass(frozen=True)
+class Note:
+    """A designer's note: its text (from the marker to the end of its comment) and where it is written."""
+
+    text: str
+    line: int  # the line its marker stands on
+    end_line: int  # the comment's last line
+    trailing: bool  # written at the end of a line of code, about that line
+
+
+def designer_notes(lines: list[str]) -> list[Note]:
+    """Every designer's note, in the order written. A note runs from its marker to the end of its block of
+    `#` lines (or of its line, at the end of a line of code); a block may hold several notes."""
+    notes: list[Note] = []
+    i = 0
+    while i < len(lines):
+        start = _comment_start(lines[i])
+        if start < 0:
+            i += 1
+            continue
+        if lines[i][:start].strip():  # a comment at the end of a line of code
+            text = lines[i][start + 1:].strip()
+            notes += [Note(t, i + 1, i + 1, True) for t in _split_notes(text)]
+            i += 1
+            continue
+        first = i
+        block: list[str] = []
+        while i < len(lines) and lines[i].strip().startswith("#"):
+            block.append(lines[i].strip()[1:].strip())
+            i += 1
+        joined = "\n".join(block)
+        for m in _note_starts(joined):
+            end = _next_start(joined, m)
+            text = " ".join(joined[m:end].split())
+            notes.append(Note(text, first + 1 + joined.count("\n", 0, m), i, False))
+    return notes
+
+
+def _note_starts(text: str) -> list[int]:
+    return [m.end() if m.group() else m.start() for m in NOTE_MARKERS.finditer(text)]
+
+
+def _next_start(text: str, after: int) -> int:
+    later = [m.start() for m in NOTE_MARKERS.finditer(text) if m.start() > after]
+    return later[0] if later else len(text)
+
+
+def _split_notes(text: str) -> list[str]:
+    starts = _note_starts(text)
+    return [" ".join(text[s:_next_start(text, s)].split()) for s in starts]
