@@ -1,5 +1,5 @@
-"""Command line -> the compiler, the formatter and the game folder: check, compile, fmt, new, intake, turn, status,
-rollback, gm, send; and the language server for editors: lsp."""
+"""Command line -> the compiler, the formatter, the rulebook and the game folder: check, compile, fmt, doc,
+new, intake, turn, status, rollback, gm, send; and the language server for editors: lsp."""
 
 from __future__ import annotations
 
@@ -124,6 +124,31 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     if broken:
         return 2
     return 1 if changed and args.check else 0
+
+
+def cmd_doc(args: argparse.Namespace) -> int:
+    from rulesdsl.rulebook import rulebook  # Jinja2 templates of its own: not for `rulesdsl turn` to import
+
+    path = Path(args.rules)
+    if not path.is_file():
+        print(f"{args.rules}: no such file", file=sys.stderr)
+        return 2
+    checked = check_path(path, args.rules)
+    if not checked.ok or checked.program is None:
+        # A rulebook of rules that do not check would teach players a game that cannot run.
+        print(render_text(checked.diagnostics, checked.sources), file=sys.stderr)
+        return 1
+    text = rulebook(checked.program, checked.sources[args.rules].text, as_html=args.html)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as e:
+        print(f"error: {args.output}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.output}")
+    return 0
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -421,6 +446,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="change nothing; list the files that would change, and exit 1 if there are any")
     f.add_argument("--diff", action="store_true", help="change nothing; print what would change as a unified diff")
     f.set_defaults(func=cmd_fmt)
+    d = sub.add_parser("doc", help="write the player's rulebook, generated from the rules (Markdown by default)")
+    d.add_argument("rules")
+    d.add_argument("--html", action="store_true", help="an HTML page instead of Markdown")
+    d.add_argument("-o", "--output", help="the file to write (default: standard output)")
+    d.set_defaults(func=cmd_doc)
     n = sub.add_parser("new", help="start a game in a new folder")
     n.add_argument("rules")
     n.add_argument("gamedir")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 # How a ruleset marks its designer's notes: `# Designer's note: ...`, and the shipped rulesets' older form,
 # "Rulebook is silent on ...; we ...", which their headers declare to be designer's notes.
-NOTE_MARKERS = re.compile(r"Designer's note:\s*|(?=Rulebook is silent)")
+NOTE_MARKERS = re.compile(r"Designer's note:\s*|(?<![\"'])(?=Rulebook is silent)")
 
 
 def comment_above(lines: list[str], line: int) -> list[str]:

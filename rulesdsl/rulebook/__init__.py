@@ -1,0 +1,19 @@
+"""Checked program and its source text -> the player's rulebook, in Markdown or HTML (`rulesdsl doc`).
+
+build.py makes one document model from the rules (model.py); render.py writes it through a Jinja2 template
+per format, so that the Markdown and the HTML always say the same.
+"""
+
+from __future__ import annotations
+
+from rulesdsl import ir
+from rulesdsl.rulebook.build import build
+from rulesdsl.rulebook.render import html, markdown
+
+__all__ = ["build", "html", "markdown", "rulebook"]
+
+
+def rulebook(program: ir.Program, source: str, as_html: bool = False) -> str:
+    """The rulebook of a checked program, as Markdown (or an HTML page)."""
+    book = build(program, source)
+    return html(book) if as_html else markdown(book)

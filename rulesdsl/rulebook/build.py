@@ -1,0 +1,650 @@
+"""Checked program (`ir.Program`) and its source text -> the rulebook's document model (model.Book).
+
+Everything a player reads comes from the rules: an order's line from its syntax (the text the runtime reads
+lines with and refusals echo), its arguments' types and ranges, cost, limits and refusal reasons from the IR,
+meanings from the comments beside them (comments.py), which tables are secret from the checker's secrets
+analysis (`Program.secret_tables`). Expressions are shown as the ruleset writes them, cut from the source by
+their spans.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any
+
+from rulesdsl import comments, ir
+from rulesdsl import nodes as n
+from rulesdsl import types as T
+from rulesdsl.rulebook import model as m
+from rulesdsl.runtime.syntax import split
+from rulesdsl.source import Source, Span
+
+
+def build(program: ir.Program, source: str) -> m.Book:
+    return _Builder(program, source).book()
+
+
+def slug(*words: str) -> str:
+    return "-".join(re.sub(r"[^a-z0-9]+", "-", w.lower()).strip("-") for w in words)
+
+
+def prose(words: str) -> m.Inline:
+    """A comment's text: `quoted` parts are code, as the rulesets write them."""
+    out: list[m.Piece] = []
+    for i, part in enumerate(words.split("`")):
+        if part:
+            out.append(("code" if i % 2 else "text", part))
+    return tuple(out)
+
+
+def join(*parts: m.Inline) -> m.Inline:
+    out: list[m.Piece] = []
+    for part in parts:
+        out.extend(part)
+    return tuple(out)
+
+
+def paragraphs(lines: list[str]) -> tuple[m.Inline, ...]:
+    """Comment lines as paragraphs: an empty line or a numbered or quoted start begins a new one."""
+    out: list[str] = []
+    for line in lines:
+        if not line.strip() or line.strip().startswith("---"):
+            out.append("")
+            continue
+        if out and out[-1] and not re.match(r"\d+\.\s", line):
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line.strip())
+    return tuple(prose(p) for p in out if p)
+
+
+class _Builder:
+    def __init__(self, program: ir.Program, source: str) -> None:
+        self.p = program
+        self.lines = source.splitlines()
+        self.source = Source(program.source_name, source)
+        self.money_places = _places(program.settings.get("money"))
+        self.unit = str(program.settings.get("turn", "turn"))
+        self.secret_params = {x.name for x in program.params if x.secret}
+        self.ast = _parse(self.source)
+        self.numbered = {t.name for t in program.things if t.numbered}
+        self.runs: dict[str, list[str]] = {}
+        for ph in program.phases:
+            for node in ir.walk(ph.body):
+                if isinstance(node, ir.Run):
+                    for name in node.orders:
+                        self.runs.setdefault(name, []).append(ph.name)
+        self.tables_shown = [t for t in program.tables if t.name not in program.secret_tables]
+
+    # ---------------------------------------------------------------- text from the source
+
+    def src(self, node: ir.Node) -> str:
+        """The expression as the ruleset writes it, on one line."""
+        span = node.span
+        if span is None:
+            return "..."
+        return " ".join(_slice(self.source, span).split())
+
+    def above(self, line: int) -> list[str]:
+        """The comment above a declaration, from below the last rule line (`# ---- orders`) that heads a part
+        of the file, not the declaration."""
+        lines = comments.comment_above(self.lines, line)
+        rules = [i for i, x in enumerate(lines) if x.startswith("---")]
+        return lines[rules[-1] + 1:] if rules else lines
+
+    def at(self, line: int) -> str:
+        return comments.comment_at(self.lines, line)
+
+    def value(self, v: Any, ty: T.Ty | None = None) -> str:
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if v is None:
+            return "none"
+        if isinstance(ty, T.Num) and ty.unit == "money" and self.money_places:
+            f = Fraction(v)
+            return f"{float(f):.{self.money_places}f}"
+        if isinstance(v, Fraction):
+            return str(v.numerator) if v.denominator == 1 else f"{float(v):g}"
+        if isinstance(v, (list, tuple, set, frozenset)):
+            return ", ".join(self.value(x) for x in v) or "none"
+        return str(v)
+
+    def expr(self, e: ir.Expr, args: frozenset[str] = frozenset()) -> m.Inline:
+        """A value as shown in the book: a literal by its value, a public parameter by its name and value, an
+        argument by its name, anything else as the ruleset writes it."""
+        if isinstance(e, ir.Local) and e.name in args:
+            return (("arg", e.name),)
+        if isinstance(e, ir.Const):
+            return m.text(self.value(e.value, e.ty))
+        if isinstance(e, ir.ParamRef) and e.name not in self.secret_params:
+            param = next(x for x in self.p.params if x.name == e.name)
+            return join(m.code(e.name), m.text(f" ({self.value(param.default, param.ty)})"))
+        return m.code(self.src(e))
+
+    def message(self, e: ir.Expr, args: set[str]) -> m.Inline:
+        """A refusal's text, its `{...}` shown as the argument it names or the expression it shows."""
+        if isinstance(e, ir.Const):
+            return m.text(str(e.value))
+        if not isinstance(e, ir.Interp):
+            return m.code(self.src(e))
+        out: list[m.Piece] = []
+        for part in e.parts:
+            if isinstance(part, str):
+                out.append(("text", part))
+                continue
+            named = _arg_named(part, args)
+            out.append(("arg", named) if named is not None else ("code", self.src(part)))
+        return tuple(out)
+
+    # ---------------------------------------------------------------- the book
+
+    def book(self) -> m.Book:
+        p = self.p
+        head = self.head_comment()
+        bits = [f"version {p.settings['version']}"] if "version" in p.settings else []
+        bits.append(f"one turn is one {self.unit}")
+        sections = [self.sequence(), self.sending(), self.orders_section()]
+        gm = self.gm_section()
+        if gm is not None:
+            sections.append(gm)
+        sections += [s for s in (self.winning(), self.params_section(), self.tables_section(),
+                                 self.data_section(), self.notes_section()) if s is not None]
+        return m.Book(p.title, m.text(", ".join(bits)), head, tuple(sections), p.source_name)
+
+    def head_comment(self) -> tuple[m.Inline, ...]:
+        """The comment the file starts with, up to its first blank line or declaration."""
+        lines: list[str] = []
+        for line in self.lines:
+            if not line.strip().startswith("#"):
+                break
+            lines.append(line.strip()[1:].strip())
+        return paragraphs(lines)
+
+    # ---------------------------------------------------------------- the turn
+
+    def sequence(self) -> m.Section:
+        p = self.p
+        blocks: list[m.Block] = []
+        start = [ph for ph in p.phases if ph.at_start]
+        before = [ph for ph in p.phases if ph.before_orders and not ph.at_start]
+        main = [ph for ph in p.phases if not ph.before_orders and not ph.at_start]
+        if p.calendar is not None:
+            cal = p.calendar
+            kinds = list(dict.fromkeys(k for _, k in cal.steps))
+            blocks.append(m.Para(m.text(
+                f"The game keeps a calendar: it starts in {cal.steps[cal.start][0]} {cal.year}, and each turn is "
+                f"one of {len(kinds)} kinds ({', '.join(kinds)}). One year goes through these turns, in order:")))
+            rows: dict[str, list[str]] = {}
+            for period, kind in cal.steps:
+                rows.setdefault(period, []).append(kind)
+            blocks.append(m.Table("", m.text("The turns of a year"), ("month", "turns, in order"),
+                                  tuple((m.text(k), m.text(", ".join(v))) for k, v in rows.items())))
+            taken = []
+            for kind in kinds:
+                given = [o.name for o in p.orders if o.kind == "game" and not _gm(o)
+                         and (not o.only_in or kind in o.only_in)]
+                taken.append(join(m.text(f"In {_a(kind)} {kind} turn: "), _codes(given) or m.text("no orders")))
+            blocks.append(m.Para(m.text("The orders each kind of turn takes:")))
+            blocks.append(m.Bullets(tuple(taken)))
+        if start:
+            blocks.append(m.Para(m.text("When the game begins (before the first turn):")))
+            blocks.append(m.Bullets(tuple(self.phase_item(ph) for ph in start)))
+        blocks.append(m.Para(m.text(f"Each {self.unit} runs in these steps, in order:")))
+        steps = [self.phase_item(ph) for ph in before]
+        steps.append(m.text("Your mail is read: personal orders are carried out at once, and the game orders "
+                            "are chosen (see Sending orders)."))
+        steps += [self.phase_item(ph) for ph in main]
+        defaults = [o for o in p.orders if o.default is not None]
+        if defaults:
+            steps.append(join(m.text("The game master's orders not given this turn take their defaults: "),
+                              _codes([o.name for o in defaults]), m.text(".")))
+        if p.victories:
+            steps.append(m.text("The game checks whether anyone has won (see Winning)."))
+        blocks.append(m.Bullets(tuple(steps), numbered=True))
+        return m.Section("the-turn", f"The {self.unit}", tuple(blocks))
+
+    def phase_item(self, ph: ir.Phase) -> m.Inline:
+        out: list[m.Piece] = [("code", ph.name), ("text", ": ")]
+        orders = list(dict.fromkeys(o for node in ir.walk(ph.body) if isinstance(node, ir.Run) for o in node.orders))
+        about = " ".join(re.sub(r"^\d+\.\s*", "", line) for line in self.above(ph.line))
+        if orders:
+            out += [("text", "the ")]
+            out += _links(orders)
+            out += [("text", " orders are carried out. " if len(orders) > 1 else " orders are carried out. ")]
+        if about:
+            out += prose(about + ("" if about.endswith(".") else "."))
+        if ph.kinds:
+            out += [("text", f" Only in {' and '.join(ph.kinds)} turns.")]
+        if ph.when is not None:
+            out += [("text", " Only when "), ("code", self.src(ph.when)), ("text", ".")]
+        if out[-1] == ("text", ": "):
+            out[-1] = ("text", ".")
+        return tuple(out)
+
+    # ---------------------------------------------------------------- sending orders
+
+    def sending(self) -> m.Section:
+        pol = self.p.policy
+        blocks: list[m.Block] = []
+        if pol.header:
+            blocks.append(m.Para(m.text("Send your orders by mail. The mail starts with these lines:")))
+            blocks.append(m.Bullets(tuple(_syntax(line) for line in pol.header)))
+            names = {"game": "the game's number", "account": "your account", "code": "your access code"}
+            blocks.append(m.Para(join(
+                m.text("where "),
+                *(join(m.text(", " if i else ""), (("arg", k),), m.text(f" is {v}"))
+                  for i, (k, v) in enumerate(x for x in names.items() if any("{" + x[0] + "}" in h for h in pol.header))),
+                m.text(". Then one order a line. Capitals and small letters are read alike, and spaces "
+                       "around a comma do not matter."))))
+        limits: list[m.Inline] = []
+        if pol.limit is not None:
+            limits.append(m.text(f"At most {pol.limit} of your orders are carried out each {self.unit}, orders on "
+                                 f"file included; the rest stay on file for the next {self.unit}, in front."))
+        if pol.budget_field is not None:
+            limits.append(join(m.text("Each order carried out uses one of your "), m.code(pol.budget_field),
+                               m.text(f": you start with {pol.budget_start} and gain {pol.budget_plus} each "
+                                      f"{self.unit}.")))
+        if pol.new_limit is not None:
+            limits.append(m.text(f"At most {pol.new_limit} new orders are accepted from you in one {self.unit}."))
+        if pol.pay_field is not None:
+            limits.append(join(m.text("Orders with a cost are paid from your "), m.code(pol.pay_field),
+                               m.text(": an order you cannot pay for is refused.")))
+        for g in pol.groups:
+            members = [o.name for o in self.p.orders if g.name in o.counts_as]
+            limits.append(join(m.text(f"At most {g.limit} of the orders "), _codes(members),
+                               m.text(f" each {self.unit}; a further one is refused: “"),
+                               self.message(g.reason, set()), m.text("”.")))
+        limits.append(m.text(f"A second mail for the same {self.unit} replaces the first."
+                             if pol.later_mail == "replaces" else
+                             f"A second mail for the same {self.unit} adds its orders to the first's."))
+        blocks.append(m.Bullets(tuple(limits)))
+        return m.Section("sending-orders", "Sending orders", tuple(blocks))
+
+    # ---------------------------------------------------------------- orders
+
+    def orders_section(self) -> m.Section:
+        game = [o for o in self.p.orders if o.kind == "game" and not _gm(o)]
+        personal = [o for o in self.p.orders if o.kind == "personal" and not _gm(o)]
+        other = [o for o in self.p.orders if o.kind in ("stop", "discard")]
+        subs = [m.Section("game-orders", "Game orders", (
+            m.Para(m.text(f"Game orders are chosen when your mail is read and carried out later in the {self.unit}, "
+                          "each in its step. An order whose line does not read, or that breaks a rule marked "
+                          "“refused when given”, is refused at once; the others can still be refused when "
+                          "their step comes.")),
+            *(self.order(o) for o in game)))]
+        if personal:
+            subs.append(m.Section("personal-orders", "Personal orders", (
+                m.Para(m.text("A personal order is carried out at once, as its line is read, before any order "
+                              "is chosen. It does not count against any limit, and costs nothing.")),
+                *(self.order(o) for o in personal))))
+        if other:
+            subs.append(m.Section("stop-and-discard", "Stop and discard", tuple(self.order(o) for o in other)))
+        return m.Section("orders", "Orders", (), tuple(subs))
+
+    def gm_section(self) -> m.Section | None:
+        gm = [o for o in self.p.orders if _gm(o)]
+        if not gm:
+            return None
+        return m.Section("gm-orders", "The game master's orders", (
+            m.Para(m.text("Players do not give these: the game master does, to rule what the rules leave to "
+                          "judgement. They are listed so that you know what the game master may do.")),
+            *(self.order(o) for o in gm)))
+
+    def order(self, o: ir.Order) -> m.Order:
+        names = {a.name for a in o.args}
+        facts: list[m.Inline] = []
+        if _gm(o):
+            facts.append(m.text("Given by the game master " + ("for the whole world." if o.world
+                                                               else "for one position.")))
+        if o.kind == "game":
+            if o.name in self.p.unrun_orders:
+                facts.append(m.text("Not used in this game: no step carries it out."))
+            elif o.name in self.runs:
+                phases = list(dict.fromkeys(self.runs[o.name]))
+                facts.append(join(m.text("Carried out in the step "), _links(phases, "step"), m.text(".")))
+        elif o.kind == "stop":
+            facts.append(m.text(f"Ends your orders for this {self.unit}: the lines after it are kept on file for "
+                                f"the next {self.unit}."))
+        elif o.kind == "discard":
+            facts.append(m.text("Removes every order you have on file and every order given before it in this "
+                                f"{self.unit}'s mail; the lines after it are read as usual."))
+        if o.only_in:
+            facts.append(m.text(f"Only in {' and '.join(o.only_in)} turns; refused in any other."))
+        if o.cost is not None:
+            pay = self.p.policy.pay_field
+            facts.append(join(m.text("Costs "), self.expr(o.cost, frozenset(names)),
+                              m.text(f", paid from your {pay}." if pay else ".")))
+        for arg, shared in zip(o.once_per, o.once_as or ("",) * len(o.once_per), strict=False):
+            also = [x.name for x in self.p.orders if x is not o and shared and shared in x.once_as]
+            facts.append(join(m.text(f"At most once a {self.unit} for the same "), (("arg", arg),),
+                              join(m.text(", counting the orders "), _codes(also)) if also else (), m.text(".")))
+        for g in o.counts_as:
+            group = next(x for x in self.p.policy.groups if x.name == g)
+            facts.append(m.text(f"Counts as a {g} order: at most {group.limit} a {self.unit} (see Sending orders)."))
+        if o.ends_turn is not None:
+            when = (m.text("") if isinstance(o.ends_turn, ir.Const) else
+                    join(m.text(" when "), m.code(self.src(o.ends_turn))))
+            facts.append(join(m.text("Ends your turn"), when,
+                              m.text(": the orders after it are refused and not kept on file.")))
+        if o.standing:
+            per = f" for each {o.standing_per}" if o.standing_per else ""
+            until = join(m.text(" It ends when you give another with "), m.code(self.src(o.until)),
+                         m.text(".")) if o.until is not None else m.text("")
+            facts.append(join(m.text(f"A standing order{per}: once taken it is carried out again every "
+                                     f"{self.unit}, until you replace it or it no longer reads."), until))
+        refusals: list[m.Inline] = []
+        for check in o.valids:
+            refusals.append(join(self.message(check.message, names), m.text(" (refused when given)")))
+        for check in o.requires:
+            refusals.append(self.message(check.message, names))
+        for fail in self._fails(o.effect):
+            refusals.append(self.message(fail.text, names))
+        about = paragraphs(self.above(o.line))
+        return m.Order(slug("order", o.name), o.name, _syntax(o.pattern), about, tuple(facts),
+                       self.args_table(o) if o.args else None, tuple(dict.fromkeys(refusals)))
+
+    def _fails(self, body: tuple[ir.Stmt, ...]) -> list[ir.Fail]:
+        """The `fail`s an effect can reach, through the procedures it calls."""
+        procs = {x.name: x for x in self.p.procedures}
+        out: list[ir.Fail] = []
+        seen: set[str] = set()
+        todo: list[Any] = [body]
+        while todo:
+            for node in ir.walk(todo.pop(0)):
+                if isinstance(node, ir.Fail):
+                    out.append(node)
+                elif isinstance(node, (ir.CallProc, ir.CallProcValue)) and node.proc not in seen:
+                    seen.add(node.proc)
+                    if node.proc in procs:
+                        todo.append(procs[node.proc].body)
+        return out
+
+    def args_table(self, o: ir.Order) -> m.Table:
+        rows = []
+        for a in o.args:
+            line = a.span.line if a.span is not None else o.line
+            rows.append(((("arg", a.name),), self.arg_type(a), self.arg_range(a), prose(self.at(line))))
+        columns = ["argument", "what to write", "values", "meaning"]
+        # A column no argument fills says nothing: left out.
+        keep = [i for i in range(len(columns)) if i < 2 or any(r[i] for r in rows)]
+        return m.Table("", (), tuple(columns[i] for i in keep), tuple(tuple(r[i] for i in keep) for r in rows))
+
+    def arg_type(self, a: ir.Arg) -> m.Inline:
+        if a.digits:
+            return m.text("digits written together, each one number")
+        return self.type_text(a.ty, a.spaced)
+
+    def type_text(self, ty: T.Ty, spaced: bool = False) -> m.Inline:
+        if isinstance(ty, T.OptT):
+            return self.type_text(ty.inner)
+        if isinstance(ty, T.ListT):
+            joined = "+ or spaces" if spaced else "+"
+            return join(m.text("one or more of: "), self.type_text(ty.item), m.text(f", joined by {joined}"))
+        if isinstance(ty, T.Num):
+            if ty.unit == "money":
+                return m.text(f"an amount of money, like {'12.' + '5'.rjust(self.money_places, '0')}"
+                              if self.money_places else "a whole amount of money")
+            return m.text("a number" if ty.decimal else "a whole number")
+        if isinstance(ty, T.ThingT):
+            name = ty.name
+            if name == "Player":
+                return m.text("a player, by account or name")
+            if self.p.grid is not None and self.p.grid.name == name:
+                return m.text(f"a sector of the map, written {self.p.grid.pattern} (C a column digit, R a row digit)")
+            if name in self.numbered:
+                return m.text(f"the number of a {name.lower()}")
+            keys = [i.key for i in self.p.instances.get(name, [])]
+            if 0 < len(keys) <= 8:
+                return m.text(f"one of {', '.join(keys)}")
+            if keys:
+                return join(m.text(f"a {name.lower()}'s code (see "), (("link", f"data-{slug(name)}|{name}"),),
+                            m.text(")"))
+            return m.text(f"a {name.lower()}")
+        if isinstance(ty, T.Simple) and ty.name == "text":
+            return m.text("text")
+        return m.text(ty.show())
+
+    def arg_range(self, a: ir.Arg) -> m.Inline:
+        if a.low is not None and a.high is not None:
+            return join(m.text("from "), self.expr(a.low), m.text(" to "), self.expr(a.high))
+        if a.low is not None:
+            return join(m.text("at least "), self.expr(a.low))
+        if a.high is not None:
+            return join(m.text("at most "), self.expr(a.high))
+        return m.text("")
+
+    # ---------------------------------------------------------------- winning
+
+    def winning(self) -> m.Section | None:
+        if not self.p.victories:
+            return None
+        items = []
+        for v in self.p.victories:
+            held = f", and it holds for {v.held_for} {self.unit}s in a row" if v.held_for > 1 else ""
+            about = " ".join(self.above(v.line))
+            items.append(join(m.code(v.name), m.text(": a player "), m.code(v.var), m.text(" wins when "),
+                              m.code(self.src(v.when)),
+                              m.text(held + "."), (("text", " "),) + prose(about) if about else ()))
+        return m.Section("winning", "Winning", (m.Para(m.text(f"After each {self.unit}, a player wins when:")),
+                                                m.Bullets(tuple(items))))
+
+    # ---------------------------------------------------------------- parameters, tables and data
+
+    def params_section(self) -> m.Section | None:
+        shown = [x for x in self.p.params if not x.secret]
+        if not shown:
+            return None
+        rows = tuple((m.code(x.name), m.text(self.value(x.default, x.ty)),
+                      prose(self.at(x.line) or " ".join(self.above(x.line)))) for x in shown)
+        blocks: list[m.Block] = [
+            m.Para(m.text("The numbers the rules are built on. A game may set other values: its game master "
+                          "says so when it starts.")),
+            m.Table("", (), ("parameter", "value", "meaning"), rows)]
+        if self.secret_params:
+            blocks.append(m.Para(m.text(f"The rules have {len(self.secret_params)} secret numbers more, which "
+                                        "only the game master knows.")))
+        return m.Section("parameters", "Parameters", tuple(blocks))
+
+    def tables_section(self) -> m.Section | None:
+        if not self.tables_shown:
+            return None
+        blocks: list[m.Block] = [self.table(t) for t in self.tables_shown]
+        if self.p.secret_tables:
+            blocks.append(m.Para(m.text(f"The rules have {len(self.p.secret_tables)} secret tables more, which "
+                                        "only the game master knows.")))
+        return m.Section("tables", "Tables", tuple(blocks))
+
+    def table(self, t: ir.Table) -> m.Table:
+        decl = self.ast.get(t.name)
+        keys = [x.name for x in decl.params] if isinstance(decl, n.TableDecl) else \
+            [f"key {i + 1}" for i in range(len(t.param_types))]
+        rows: list[tuple[m.Inline, ...]] = []
+        for key, value in t.rows:
+            shown = self.expr(value)
+            if t.kind == "weighted":
+                weight = key if not isinstance(key, ir.Node) else None
+                chance = self.value(weight) + "%" if weight is not None else self.src(key)
+                rows.append((m.text(chance), shown))
+            elif t.kind == "range":
+                rows.append((m.text(self.bounds(key)), shown))
+            else:
+                rows.append((*(m.text(self.value(k, ty)) for k, ty in zip(key, t.param_types, strict=True)), shown))
+        columns = ("chance", "result") if t.kind == "weighted" else (*keys, "result")
+        sig = f"{t.name}({', '.join(keys)})" if keys else t.name
+        return m.Table(slug("table", t.name), m.code(sig), columns, tuple(rows), paragraphs(self.above(t.line)))
+
+    def bounds(self, b: Any) -> str:
+        low, low_open, high, high_open = b
+        if low is not None and low == high and not low_open and not high_open:
+            return self._bound(low)
+        parts = []
+        if low is not None:
+            parts.append(("above " if low_open else "from ") + self._bound(low))
+        if high is not None:
+            parts.append(("below " if high_open else "to ") + self._bound(high))
+        return " ".join(parts) or "any"
+
+    def _bound(self, v: Any) -> str:
+        if isinstance(v, ir.ParamRef):
+            return v.name
+        return self.value(v)
+
+    def data_section(self) -> m.Section | None:
+        blocks: list[m.Block] = []
+        for thing in self.p.things:
+            rows = self.p.instances.get(thing.name)
+            if not rows:
+                continue
+            types = {f.name: f.ty for f in thing.fields}
+            columns = [c for c in types if any(c in r.values for r in rows)]
+            decl = self.ast.get(("data", thing.name))
+            about = paragraphs(self.above(decl.span.line)) if decl is not None else ()
+            body = tuple((m.text(r.key), *(m.text(self.value(r.values.get(c), types[c])) if c in r.values
+                                          else m.text("") for c in columns)) for r in rows)
+            blocks.append(m.Table(f"data-{slug(thing.name)}", m.text(thing.name), (thing.key, *columns), body, about))
+        return m.Section("data", "Data", tuple(blocks)) if blocks else None
+
+    # ---------------------------------------------------------------- designer's notes
+
+    def notes_section(self) -> m.Section | None:
+        decls = self.declarations()
+        items: list[m.Inline] = []
+        for note in comments.designer_notes(self.lines):
+            what = self.note_place(note, decls)
+            if what is None:
+                continue  # about a secret: only the game master reads it
+            items.append(join(what, m.text(": "), prose(note.text)))
+        if not items:
+            return None
+        return m.Section("designers-notes", "Designer's notes", (
+            m.Para(m.text("Where the rules decide a point for a reason, the designer says why.")),
+            m.Bullets(tuple(items))))
+
+    def declarations(self) -> list[tuple[int, str, m.Inline | None]]:
+        """(line, keyword, label) for each declaration, by line; label None for a secret one."""
+        p = self.p
+        out: list[tuple[int, str, m.Inline | None]] = []
+        for x in p.params:
+            out.append((x.line, "param", None if x.secret else join(m.text("parameter "), m.code(x.name))))
+        for t in p.things:
+            out.append((t.line, "thing", join(m.text("thing "), m.code(t.name))))
+        if p.grid is not None:
+            out.append((p.grid.line, "grid", join(m.text("the map "), m.code(p.grid.name))))
+        if p.player_line:
+            out.append((p.player_line, "player", m.text("the player")))
+        if p.world_line:
+            out.append((p.world_line, "world", m.text("the world")))
+        for t in p.tables:
+            shown = t.name not in p.secret_tables
+            out.append((t.line, "table", join(m.text("table "), ((("link", f"table-{slug(t.name)}|{t.name}"),)
+                                                                   if shown else m.code(t.name))) if shown else None))
+        for f in p.functions:
+            out.append((f.line, "define", join(m.text("function "), m.code(f.name))))
+        for pr in p.procedures:
+            out.append((pr.line, "procedure", join(m.text("procedure "), m.code(pr.name))))
+        for o in p.orders:
+            out.append((o.line, "order", join(m.text("order "), (("link", f"order-{slug(o.name)}|{o.name}"),))))
+        for ph in p.phases:
+            out.append((ph.line, "phase", join(m.text("step "), (("link", f"the-turn|{ph.name}"),))))
+        for v in p.victories:
+            out.append((v.line, "victory", join(m.text("victory "), m.code(v.name))))
+        if p.report is not None:
+            out.append((p.report.line, "report", m.text("the report")))
+        for key, decl in self.ast.items():
+            if isinstance(key, tuple):
+                out.append((decl.span.line, key[0], join(m.text(f"{key[0]} "), m.code(key[1]))))
+        return sorted(out, key=lambda x: x[0])
+
+    def note_place(self, note: comments.Note, decls: list[tuple[int, str, m.Inline | None]]) -> m.Inline | None:
+        """Where a note belongs: the declaration right below it, or the one it stands in."""
+        lines = {line: label for line, _, label in decls}
+        after = note.line if note.trailing else note.end_line + 1
+        while after <= len(self.lines) and not note.trailing and not self.lines[after - 1].strip():
+            after += 1
+        if after in lines:
+            return lines[after]
+        inside = [label for line, _, label in decls if line <= note.line]
+        if not inside:
+            return m.text("the rules")
+        return inside[-1]
+
+
+def _parse(source: Source) -> dict[Any, Any]:
+    """The declarations the IR keeps no name of: tables' key names, and where `data` and `links` stand."""
+    from rulesdsl.parser import parse
+
+    module, _ = parse(source)
+    out: dict[Any, Any] = {}
+    for d in module.decls if module is not None else ():
+        if isinstance(d, n.TableDecl):
+            out[d.name] = d
+        elif isinstance(d, n.DataDecl):
+            out.setdefault(("data", d.name), d)
+        elif isinstance(d, n.LinksDecl):
+            out.setdefault(("links", f"{d.name}.{d.field}"), d)
+    return out
+
+
+def _slice(source: Source, span: Span) -> str:
+    if span.line == span.end_line:
+        return source.line_text(span.line)[span.col - 1:span.end_col - 1]
+    parts = [source.line_text(span.line)[span.col - 1:]]
+    parts += [source.line_text(i) for i in range(span.line + 1, span.end_line)]
+    parts.append(source.line_text(span.end_line)[:span.end_col - 1])
+    return "\n".join(parts)
+
+
+def _arg_named(e: ir.Expr, args: set[str]) -> str | None:
+    """The argument a `{...}` shows, when it shows one by itself, its name or its code."""
+    if isinstance(e, ir.Local) and e.name in args:
+        return e.name
+    if isinstance(e, ir.Field) and e.name in ("name", "code") and isinstance(e.obj, ir.Local) and e.obj.name in args:
+        return e.obj.name
+    return None
+
+
+def _syntax(pattern: str) -> m.Inline:
+    out: list[m.Piece] = []
+    for piece in split(pattern.strip()):
+        if piece.kind == "slot":
+            out.append(("arg", piece.text))
+        elif out and out[-1][0] == "code":
+            out[-1] = ("code", out[-1][1] + piece.text)
+        else:
+            out.append(("code", piece.text))
+    return tuple(out)
+
+
+def _codes(names: list[str]) -> m.Inline:
+    out: list[m.Piece] = []
+    for i, name in enumerate(names):
+        if i:
+            out.append(("text", " and " if i == len(names) - 1 else ", "))
+        out.append(("code", name))
+    return tuple(out)
+
+
+def _links(names: list[str], kind: str = "order") -> m.Inline:
+    out: list[m.Piece] = []
+    for i, name in enumerate(names):
+        if i:
+            out.append(("text", " and " if i == len(names) - 1 else ", "))
+        # Steps are items of one numbered list: a link goes to the list.
+        out.append(("link", f"{'the-turn' if kind == 'step' else kind + '-' + slug(name)}|{name}"))
+    return tuple(out)
+
+
+def _gm(o: ir.Order) -> bool:
+    return o.kind == "gm" or o.world
+
+
+def _a(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _places(setting: Any) -> int:
+    if setting is None:
+        return 0
+    text = str(setting)
+    return len(text.split(".")[1]) if "." in text else 0
