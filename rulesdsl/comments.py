@@ -81,22 +81,29 @@ def designer_notes(lines: list[str]) -> list[Note]:
             block.append(lines[i].strip()[1:].strip())
             i += 1
         joined = "\n".join(block)
-        for m in _note_starts(joined):
-            end = _next_start(joined, m)
-            text = " ".join(joined[m:end].split())
-            notes.append(Note(text, first + 1 + joined.count("\n", 0, m), i, False))
+        for at, text in _note_texts(joined):
+            notes.append(Note(text, first + 1 + joined.count("\n", 0, at), i, False))
     return notes
 
 
-def _note_starts(text: str) -> list[int]:
-    return [m.end() if m.group() else m.start() for m in NOTE_MARKERS.finditer(text)]
+def _notes_in(text: str) -> list[tuple[int, int]]:
+    """Where each note's marker starts and its text starts; "Designer's note: Rulebook is silent" is one note."""
+    out: list[tuple[int, int]] = []
+    for m in NOTE_MARKERS.finditer(text):
+        if out and m.start() == out[-1][1]:
+            continue
+        out.append((m.start(), m.end()))
+    return out
 
 
-def _next_start(text: str, after: int) -> int:
-    later = [m.start() for m in NOTE_MARKERS.finditer(text) if m.start() > after]
-    return later[0] if later else len(text)
+def _note_texts(text: str) -> list[tuple[int, str]]:
+    """Each note's text, from its marker to the next note's marker or the end, with where its marker stands."""
+    found = _notes_in(text)
+    if not found:
+        return []
+    ends = [start for start, _ in found[1:]] + [len(text)]
+    return [(start, " ".join(text[begin:end].split())) for (start, begin), end in zip(found, ends, strict=True)]
 
 
 def _split_notes(text: str) -> list[str]:
-    starts = _note_starts(text)
-    return [" ".join(text[s:_next_start(text, s)].split()) for s in starts]
+    return [t for _, t in _note_texts(text)]

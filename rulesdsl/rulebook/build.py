@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from pathlib import PurePath
 from typing import Any
 
 from rulesdsl import comments, ir
@@ -45,18 +46,46 @@ def join(*parts: m.Inline) -> m.Inline:
     return tuple(out)
 
 
-def paragraphs(lines: list[str]) -> tuple[m.Inline, ...]:
-    """Comment lines as paragraphs: an empty line or a numbered or quoted start begins a new one."""
-    out: list[str] = []
+_ALIGNED = re.compile(r"\S {3,}\S")  # columns lined up with spaces: a table drawn in the comment
+
+
+def blocks(lines: list[str]) -> tuple[m.Para | m.Pre, ...]:
+    """Comment lines as paragraphs (an empty line, a rule line or a numbered line begins a new one), and runs
+    of lines indented or laid out in columns, as they are written."""
+    out: list[m.Para | m.Pre] = []
+    words: list[str] = []
+    drawn: list[str] = []
+
+    def flush() -> None:
+        if words:
+            out.append(m.Para(prose(" ".join(words))))
+            words.clear()
+        if drawn:
+            out.append(m.Pre(tuple(drawn)))
+            drawn.clear()
+
     for line in lines:
-        if not line.strip() or line.strip().startswith("---"):
-            out.append("")
+        if (line.startswith("  ") and line.strip()) or _ALIGNED.search(line.strip()):
+            if words:
+                flush()
+            drawn.append(line.rstrip())
             continue
-        if out and out[-1] and not re.match(r"\d+\.\s", line):
-            out[-1] += " " + line.strip()
-        else:
-            out.append(line.strip())
-    return tuple(prose(p) for p in out if p)
+        if drawn:
+            flush()
+        if not line.strip() or line.strip().startswith("---") or re.match(r"\d+[.)]\s", line.strip()):
+            flush()
+        if line.strip() and not line.strip().startswith("---"):
+            words.append(line.strip())
+    flush()
+    return tuple(out)
+
+
+def paragraphs(lines: list[str]) -> tuple[m.Inline, ...]:
+    """Comment lines as paragraphs of text, a table drawn in them a line each."""
+    out: list[m.Inline] = []
+    for b in blocks(lines):
+        out += [b.body] if isinstance(b, m.Para) else [prose(" ".join(x.split())) for x in b.lines]
+    return tuple(out)
 
 
 class _Builder:
@@ -122,19 +151,58 @@ class _Builder:
             return join(m.code(e.name), m.text(f" ({self.value(param.default, param.ty)})"))
         return m.code(self.src(e))
 
-    def message(self, e: ir.Expr, args: set[str]) -> m.Inline:
-        """A refusal's text, its `{...}` shown as the argument it names or the expression it shows."""
+    def message(self, e: ir.Expr, args: set[str], given: dict[str, m.Inline] | None = None) -> m.Inline:
+        """A refusal's text, its `{...}` shown as the argument it names or the expression it shows. In a text
+        a function gives, `given` shows each of the function's parameters as the call's value for it."""
+        given = given or {}
         if isinstance(e, ir.Const):
             return m.text(str(e.value))
+        whole = e.parts[0] if isinstance(e, ir.Interp) and len(e.parts) == 1 else e
+        if isinstance(whole, ir.CallFn):
+            return self.reasons_of(whole, args, given)
         if not isinstance(e, ir.Interp):
-            return m.code(self.src(e))
+            return self.shown(e, args, given)
         out: list[m.Piece] = []
         for part in e.parts:
-            if isinstance(part, str):
-                out.append(("text", part))
-                continue
-            named = _arg_named(part, args)
-            out.append(("arg", named) if named is not None else ("code", self.src(part)))
+            out += m.text(part) if isinstance(part, str) else self.shown(part, args, given)
+        return tuple(out)
+
+    def shown(self, e: ir.Expr, args: set[str], given: dict[str, m.Inline]) -> m.Inline:
+        """One `{...}` of a text: an argument by its name, a choice of two words as both (`ally/allies`),
+        anything else as written."""
+        named = _arg_named(e, args | set(given))
+        if named is not None:
+            return given.get(named, (("arg", named),))
+        if isinstance(e, ir.ParamRef):
+            return self.expr(e)
+        if isinstance(e, ir.Cond) and all(isinstance(x, ir.Const) and isinstance(x.value, str)
+                                          for x in (e.then, e.otherwise)):
+            return m.text(f"{e.then.value}/{e.otherwise.value}")  # type: ignore[attr-defined]
+        return m.code(self.src(e))
+
+    def reasons_of(self, call: ir.CallFn, args: set[str], given: dict[str, m.Inline]) -> m.Inline:
+        """A reason a function gives (`else "{why_not(me)}"`): the texts its `if`s choose among, so that a
+        player reads the reasons, not the function's name."""
+        f = next((x for x in self.p.functions if x.name == call.func), None)
+        leaves: list[ir.Expr] = []
+        todo: list[ir.Expr] = [f.body] if f is not None else []
+        while todo:
+            e = todo.pop(0)
+            if isinstance(e, ir.Cond):
+                todo[:0] = [e.then, e.otherwise]
+            else:
+                leaves.append(e)
+        texts = [x for x in leaves if isinstance(x, (ir.Const, ir.Interp))]
+        if not texts or f is None:
+            return self.shown(call, args, given)
+        inner = {name: self.shown(a, args, given) for (name, _), a in zip(f.params, call.args, strict=True)}
+        out: list[m.Piece] = []
+        for i, leaf in enumerate(texts):
+            if i:
+                out.append(("text", "; or "))
+            out += self.message(leaf, set(), inner)
+        if len(texts) < len(leaves):
+            out += [("text", "; or another reason the game gives (see "), ("code", call.func), ("text", ")")]
         return tuple(out)
 
     # ---------------------------------------------------------------- the book
@@ -143,23 +211,25 @@ class _Builder:
         p = self.p
         head = self.head_comment()
         bits = [f"version {p.settings['version']}"] if "version" in p.settings else []
-        bits.append(f"one turn is one {self.unit}")
+        if self.unit != "turn":
+            bits.append(f"one turn is one {self.unit}")
         sections = [self.sequence(), self.sending(), self.orders_section()]
         gm = self.gm_section()
         if gm is not None:
             sections.append(gm)
         sections += [s for s in (self.winning(), self.params_section(), self.tables_section(),
                                  self.data_section(), self.notes_section()) if s is not None]
-        return m.Book(p.title, m.text(", ".join(bits)), head, tuple(sections), p.source_name)
+        # The file by its name alone: the book says the same wherever the command ran.
+        return m.Book(p.title, m.text(", ".join(bits)), head, tuple(sections), PurePath(p.source_name).name)
 
-    def head_comment(self) -> tuple[m.Inline, ...]:
+    def head_comment(self) -> tuple[m.Para | m.Pre, ...]:
         """The comment the file starts with, up to its first blank line or declaration."""
         lines: list[str] = []
         for line in self.lines:
             if not line.strip().startswith("#"):
                 break
-            lines.append(line.strip()[1:].strip())
-        return paragraphs(lines)
+            lines.append(line.strip()[1:].rstrip()[1:] if line.strip()[1:2] == " " else line.strip()[1:])
+        return blocks(lines)
 
     # ---------------------------------------------------------------- the turn
 
@@ -205,22 +275,21 @@ class _Builder:
         return m.Section("the-turn", f"The {self.unit}", tuple(blocks))
 
     def phase_item(self, ph: ir.Phase) -> m.Inline:
-        out: list[m.Piece] = [("code", ph.name), ("text", ": ")]
+        said: list[m.Inline] = []
         orders = list(dict.fromkeys(o for node in ir.walk(ph.body) if isinstance(node, ir.Run) for o in node.orders))
         about = " ".join(re.sub(r"^\d+\.\s*", "", line) for line in self.above(ph.line))
         if orders:
-            out += [("text", "the ")]
-            out += _links(orders)
-            out += [("text", " orders are carried out. " if len(orders) > 1 else " orders are carried out. ")]
+            said.append(join(m.text("the "), _links(orders), m.text(" orders are carried out.")))
         if about:
-            out += prose(about + ("" if about.endswith(".") else "."))
+            said.append(prose(about + ("" if about.endswith((".", '."', ".)")) else ".")))
         if ph.kinds:
-            out += [("text", f" Only in {' and '.join(ph.kinds)} turns.")]
+            said.append(m.text(f"Only in {' and '.join(ph.kinds)} turns."))
         if ph.when is not None:
-            out += [("text", " Only when "), ("code", self.src(ph.when)), ("text", ".")]
-        if out[-1] == ("text", ": "):
-            out[-1] = ("text", ".")
-        return tuple(out)
+            said.append(join(m.text("Only when "), m.code(self.src(ph.when)), m.text(".")))
+        out = join(m.code(ph.name), m.text(": " if said else "."))
+        for i, part in enumerate(said):
+            out = join(out, m.text(" ") if i else (), part)
+        return out
 
     # ---------------------------------------------------------------- sending orders
 
@@ -231,10 +300,10 @@ class _Builder:
             blocks.append(m.Para(m.text("Send your orders by mail. The mail starts with these lines:")))
             blocks.append(m.Bullets(tuple(_syntax(line) for line in pol.header)))
             names = {"game": "the game's number", "account": "your account", "code": "your access code"}
+            used = [(k, v) for k, v in names.items() if any("{" + k + "}" in h for h in pol.header)]
             blocks.append(m.Para(join(
                 m.text("where "),
-                *(join(m.text(", " if i else ""), (("arg", k),), m.text(f" is {v}"))
-                  for i, (k, v) in enumerate(x for x in names.items() if any("{" + x[0] + "}" in h for h in pol.header))),
+                *(join(m.text(", " if i else ""), (("arg", k),), m.text(f" is {v}")) for i, (k, v) in enumerate(used)),
                 m.text(". Then one order a line. Capitals and small letters are read alike, and spaces "
                        "around a comma do not matter."))))
         limits: list[m.Inline] = []
@@ -425,7 +494,7 @@ class _Builder:
             about = " ".join(self.above(v.line))
             items.append(join(m.code(v.name), m.text(": a player "), m.code(v.var), m.text(" wins when "),
                               m.code(self.src(v.when)),
-                              m.text(held + "."), (("text", " "),) + prose(about) if about else ()))
+                              m.text(held + "."), (("text", " "), *prose(about)) if about else ()))
         return m.Section("winning", "Winning", (m.Para(m.text(f"After each {self.unit}, a player wins when:")),
                                                 m.Bullets(tuple(items))))
 
@@ -527,8 +596,8 @@ class _Builder:
         out: list[tuple[int, str, m.Inline | None]] = []
         for x in p.params:
             out.append((x.line, "param", None if x.secret else join(m.text("parameter "), m.code(x.name))))
-        for t in p.things:
-            out.append((t.line, "thing", join(m.text("thing "), m.code(t.name))))
+        for thing in p.things:
+            out.append((thing.line, "thing", join(m.text("thing "), m.code(thing.name))))
         if p.grid is not None:
             out.append((p.grid.line, "grid", join(m.text("the map "), m.code(p.grid.name))))
         if p.player_line:
@@ -536,9 +605,9 @@ class _Builder:
         if p.world_line:
             out.append((p.world_line, "world", m.text("the world")))
         for t in p.tables:
-            shown = t.name not in p.secret_tables
-            out.append((t.line, "table", join(m.text("table "), ((("link", f"table-{slug(t.name)}|{t.name}"),)
-                                                                   if shown else m.code(t.name))) if shown else None))
+            # A note on a secret table is about the secret: only the game master reads it.
+            link = join(m.text("table "), (("link", f"table-{slug(t.name)}|{t.name}"),))
+            out.append((t.line, "table", None if t.name in p.secret_tables else link))
         for f in p.functions:
             out.append((f.line, "define", join(m.text("function "), m.code(f.name))))
         for pr in p.procedures:

@@ -27,6 +27,14 @@ class Para:
 
 
 @dataclass(frozen=True)
+class Pre:
+    """Lines kept as written: a table a comment draws with spaces."""
+
+    lines: tuple[str, ...]
+    kind: str = "pre"
+
+
+@dataclass(frozen=True)
 class Bullets:
     items: tuple[Inline, ...]
     numbered: bool = False
@@ -55,7 +63,7 @@ class Order:
     kind: str = "order"
 
 
-Block = Para | Bullets | Table | Order
+Block = Para | Pre | Bullets | Table | Order
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,6 @@ class Section:
 class Book:
     title: str
     subtitle: Inline
-    about: tuple[Inline, ...]
+    about: tuple[Para | Pre, ...]
     sections: tuple[Section, ...]
     source: str  # the ruleset's file name, for the line saying where the book comes from

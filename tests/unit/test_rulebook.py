@@ -1,0 +1,199 @@
+"""Shipped rulesets -> their generated rulebooks (`rulesdsl doc`): the goldens in docs/rulebooks/ are current,
+the books link only to what they hold, no secret reaches them, and comments are read where they belong.
+
+When a rules change moves a rulebook, read the diff as a player would, then refresh every book with
+`PYTHONPATH=. python tests/unit/test_rulebook.py` and commit them with the change.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from rulesdsl import comments
+from rulesdsl.cli import main
+from rulesdsl.rulebook import build, html, markdown
+from tests.unit.rulestools import BASE, RULESETS, check_text, program_of
+
+ROOT = Path(__file__).resolve().parents[2]
+BOOKS = ROOT / "docs" / "rulebooks"
+NAMES = ("covert", "nukecards", "warlord", "wcg")
+REFRESH = "PYTHONPATH=. python tests/unit/test_rulebook.py"
+
+
+def books(name: str) -> tuple[str, str]:
+    """The Markdown and the HTML of a shipped ruleset's rulebook, as `rulesdsl doc` writes them."""
+    path = RULESETS / f"{name}.rules"
+    book = build(program_of(path), path.read_text(encoding="utf-8"))
+    return markdown(book), html(book)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_checked_in_rulebooks_are_current(name: str) -> None:
+    for text, ext in zip(books(name), ("md", "html"), strict=True):
+        golden = BOOKS / f"{name}.{ext}"
+        kept = golden.read_text(encoding="utf-8") if golden.is_file() else ""
+        if text != kept:
+            diff = "".join(list(difflib.unified_diff(kept.splitlines(True), text.splitlines(True),
+                                                     str(golden), "generated"))[:80])
+            pytest.fail(f"{golden} is stale: read the diff, then run `{REFRESH}`\n{diff}")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_link_of_a_rulebook_goes_to_a_place_in_it(name: str) -> None:
+    md, page = books(name)
+    anchors = re.findall(r'<a id="([^"]+)"></a>', md)
+    assert len(anchors) == len(set(anchors))
+    assert set(re.findall(r"\]\(#([^)]+)\)", md)) <= set(anchors)
+    parsed = _Page()
+    parsed.feed(page)
+    assert parsed.open == [], "every element the page opens is closed"
+    assert len(parsed.ids) == len(set(parsed.ids))
+    assert parsed.hrefs <= set(parsed.ids)
+    # Every order a player gives has its entry, with its line as it is written.
+    for o in program_of(RULESETS / f"{name}.rules").orders:
+        assert f"order-{o.name.replace('_', '-')}" in parsed.ids
+
+
+def test_covert_reads_as_a_rulebook() -> None:
+    md, _ = books("covert")
+    # The line as the player writes it, the argument's range, the cost, the limit and the refusal.
+    arms = md[md.index('<a id="order-arms">'):md.index('<a id="order-bribe">')]
+    assert "#### arms: `A,<country>,<units>`" in arms
+    assert "| `<units>` | a whole number | from 1 to 5 |" in arms
+    assert "Costs `arms_cost(units)`, paid from your cash." in arms
+    assert "At most once a day for the same `<country>`." in arms
+    assert "- `<country>` is not under your influence" in arms
+    # A refusal's values are shown as the rules write them, a `valid` as refused when given.
+    assert "- `<target>` is not adjacent to `<origin>` (refused when given)" in md
+    assert "you may send at most `origin.influence[me]` troops, your influence in `<origin>`" in md
+    # The day's steps in order, with the orders each carries out.
+    assert md.index("`superspies`: the [`transfer`](#order-transfer) orders are carried out.") < \
+        md.index("`combat`: Combat resolution.")
+    assert "| `invest_cost` | 4 | \"built in a country for $4 million\" |" in md
+    assert "- order [`message`](#order-message): Rulebook is silent on where messages fall" in md
+
+
+def test_covert_rulebook_keeps_the_secret_parameters_and_their_notes_out() -> None:
+    program = program_of(RULESETS / "covert.rules")
+    secret = [p.name for p in program.params if p.secret]
+    assert len(secret) == 15
+    for text in books("covert"):
+        for name in secret:
+            assert name not in text
+        # The designer's note above the secret parameters tells how the chances are worked out.
+        assert "Rulebook is silent on the numbers" not in text
+        assert "one security level per $3 million" not in text
+        assert "15 secret numbers more" in text
+
+
+SECRET_TABLES = BASE + '''
+secret param edge: int = 7
+secret param spy_odds: int = 30
+param loyal_odds: int = 70
+param bonus: int = 4
+secret param hidden_bonus: int = 913
+# Designer's note: grades are cut at a secret edge.
+table grade(x: int) -> text { below edge: "lowgrade", from edge: "highgrade" }
+table loyalty -> text weighted { spy_odds%: "spyrow", loyal_odds%: "loyalrow" }
+table prize(x: int) -> int { 1: hidden_bonus + 1, 2: 2 }
+define hidden() -> int = hidden_bonus
+table reward(x: int) -> int { 1: hidden() }
+table again(x: int) -> int { 1: prize(1) }
+# Designer's note: the open table.
+table open_table(x: int) -> int { 1: 4441, 2: bonus }
+order look "L,{box}" {
+  box: Box
+  valid grade(box.stones) != "" and prize(1) + reward(1) + again(1) + open_table(1) > 0 else "no"
+  effect { box.stones += 1 }
+}
+phase looking: run look
+phase drawing { let x = draw(loyalty, "loyal") }
+'''
+
+
+def test_no_row_of_a_secret_table_reaches_a_rulebook(tmp_path: Path) -> None:
+    checked = check_text(tmp_path, SECRET_TABLES)
+    assert checked.ok and checked.program is not None, [d.message for d in checked.diagnostics]
+    program = checked.program
+    # Bounds and chances set by a secret parameter, values reading one directly, through a function or
+    # through another secret table: the checker's answer, which the rulebook reads.
+    assert program.secret_tables == {"grade": ("edge",), "loyalty": ("spy_odds",), "prize": ("hidden_bonus",),
+                                     "reward": ("hidden_bonus",), "again": ("hidden_bonus",)}
+    book = build(program, (tmp_path / "t.rules").read_text(encoding="utf-8"))
+    for text in (markdown(book), html(book)):
+        for row in ("lowgrade", "highgrade", "spyrow", "loyalrow", "913", "cut at a secret edge"):
+            assert row not in text
+        assert "4441" in text and "the open table" in text
+        assert "5 secret tables more" in text
+
+
+def test_doc_command_writes_markdown_or_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rules = str(RULESETS / "covert.rules")
+    assert main(["doc", rules]) == 0
+    # The file is named without its folder: the checked-in book is what the command writes, wherever it runs.
+    assert capsys.readouterr().out == (BOOKS / "covert.md").read_text(encoding="utf-8")
+    target = tmp_path / "covert.html"
+    assert main(["doc", "--html", rules, "-o", str(target)]) == 0
+    assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    broken = tmp_path / "broken.rules"
+    broken.write_text(BASE + "order x \"X\" { effect { nothing_here = 1 } }\n", encoding="utf-8")
+    assert main(["doc", str(broken)]) == 1
+    assert "error[" in capsys.readouterr().err
+
+
+def test_comments_beside_and_above_a_line() -> None:
+    lines = ['order m "M,#{x}" {   # the "#" in a text is not a comment', '  x: 1..5   # how many', "# a", "# b",
+             "param p: int = 1"]
+    assert comments.comment_at(lines, 1) == 'the "#" in a text is not a comment'
+    assert comments.comment_at(lines, 2) == "how many"
+    assert comments.comment_at(lines, 3) == ""  # a comment line ends no line of code
+    assert comments.comment_above(lines, 5) == ["a", "b"]
+
+
+def test_designers_notes_are_read_where_they_are_written() -> None:
+    lines = ['# Comments that start "Rulebook is silent" are notes.', "#", "# Some text. Designer's note: first",
+             "# goes on. Designer's note: Rulebook is silent on B; we do C.", "param p: int = 1",
+             "x = 1  # Designer's note: at the end of a line"]
+    notes = comments.designer_notes(lines)
+    assert [(n.text, n.line, n.end_line, n.trailing) for n in notes] == [
+        ("first goes on.", 3, 4, False),
+        ("Rulebook is silent on B; we do C.", 4, 4, False),
+        ("at the end of a line", 6, 6, True)]
+
+
+class _Page(HTMLParser):
+    VOID = frozenset({"meta", "br", "hr", "img", "input", "link"})
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+        self.ids: list[str] = []
+        self.hrefs: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if found.get("id"):
+            self.ids.append(str(found["id"]))
+        href = found.get("href")
+        if href and href.startswith("#"):
+            self.hrefs.add(href[1:])
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        assert self.open and self.open[-1] == tag, f"</{tag}> closes <{self.open[-1] if self.open else None}>"
+        self.open.pop()
+
+
+if __name__ == "__main__":  # refresh every rulebook: see the module's docstring
+    for name in NAMES:
+        md, page = books(name)
+        (BOOKS / f"{name}.md").write_text(md, encoding="utf-8")
+        (BOOKS / f"{name}.html").write_text(page, encoding="utf-8")
+        print(f"wrote {BOOKS / name}.md and .html", file=sys.stderr)
