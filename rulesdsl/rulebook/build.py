@@ -146,6 +146,8 @@ class _Builder:
             return (("arg", e.name),)
         if isinstance(e, ir.Const):
             return m.text(self.value(e.value, e.ty))
+        if isinstance(e, ir.InstanceRef):
+            return m.text(e.key)
         if isinstance(e, ir.ParamRef) and e.name not in self.secret_params:
             param = next(x for x in self.p.params if x.name == e.name)
             return join(m.code(e.name), m.text(f" ({self.value(param.default, param.ty)})"))
@@ -202,7 +204,7 @@ class _Builder:
                 out.append(("text", "; or "))
             out += self.message(leaf, set(), inner)
         if len(texts) < len(leaves):
-            out += [("text", "; or another reason the game gives (see "), ("code", call.func), ("text", ")")]
+            out += [("text", "; or another reason, which the refusal names")]
         return tuple(out)
 
     # ---------------------------------------------------------------- the book
