@@ -264,15 +264,16 @@ class _Builder:
             blocks.append(m.Bullets(tuple(self.phase_item(ph) for ph in start)))
         blocks.append(m.Para(m.text(f"Each {self.unit} runs in these steps, in order:")))
         steps = [self.phase_item(ph) for ph in before]
-        steps.append(m.text("Your mail is read: personal orders are carried out at once, and the game orders "
-                            "are chosen (see Sending orders)."))
+        steps.append(join(m.text("Your mail is read: personal orders are carried out at once, and the game orders "
+                                 "are chosen (see "), _ref("sending-orders", "Sending orders"), m.text(").")))
         steps += [self.phase_item(ph) for ph in main]
         defaults = [o for o in p.orders if o.default is not None]
         if defaults:
             steps.append(join(m.text("The game master's orders not given this turn take their defaults: "),
                               _codes([o.name for o in defaults]), m.text(".")))
         if p.victories:
-            steps.append(m.text("The game checks whether anyone has won (see Winning)."))
+            steps.append(join(m.text("The game checks whether anyone has won (see "), _ref("winning", "Winning"),
+                              m.text(").")))
         blocks.append(m.Bullets(tuple(steps), numbered=True))
         return m.Section("the-turn", f"The {self.unit}", tuple(blocks))
 
@@ -280,10 +281,10 @@ class _Builder:
         said: list[m.Inline] = []
         orders = list(dict.fromkeys(o for node in ir.walk(ph.body) if isinstance(node, ir.Run) for o in node.orders))
         about = " ".join(re.sub(r"^\d+\.\s*", "", line) for line in self.above(ph.line))
-        if orders:
-            said.append(join(m.text("the "), _links(orders), m.text(" orders are carried out.")))
         if about:
             said.append(prose(about + ("" if about.endswith((".", '."', ".)")) else ".")))
+        if orders:
+            said.append(join(m.text("Carries out the "), _links(orders), m.text(" orders.")))
         if ph.kinds:
             said.append(m.text(f"Only in {' and '.join(ph.kinds)} turns."))
         if ph.when is not None:
@@ -392,7 +393,8 @@ class _Builder:
                               join(m.text(", counting the orders "), _codes(also)) if also else (), m.text(".")))
         for g in o.counts_as:
             group = next(x for x in self.p.policy.groups if x.name == g)
-            facts.append(m.text(f"Counts as a {g} order: at most {group.limit} a {self.unit} (see Sending orders)."))
+            facts.append(join(m.text(f"Counts as a {g} order: at most {group.limit} a {self.unit} (see "),
+                              _ref("sending-orders", "Sending orders"), m.text(").")))
         if o.ends_turn is not None:
             when = (m.text("") if isinstance(o.ends_turn, ir.Const) else
                     join(m.text(" when "), m.code(self.src(o.ends_turn))))
@@ -704,6 +706,11 @@ def _links(names: list[str], kind: str = "order") -> m.Inline:
         # Steps are items of one numbered list: a link goes to the list.
         out.append(("link", f"{'the-turn' if kind == 'step' else kind + '-' + slug(name)}|{name}"))
     return tuple(out)
+
+
+def _ref(target: str, label: str) -> m.Inline:
+    """A link to a part of the book, by its title."""
+    return (("ref", f"{target}|{label}"),)
 
 
 def _gm(o: ir.Order) -> bool:

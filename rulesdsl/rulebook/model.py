@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # Inline text: ("text", words), ("arg", an order argument's name), ("code", what a player writes or the rules
-# write: an order's words, an expression), ("link", "id|label") to a section or table of the book.
+# write: an order's words, an expression), ("link", "id|name") to a name's entry (the name shown as code), ("ref",
+# "id|title") to a part of the book.
 Piece = tuple[str, str]
 Inline = tuple[Piece, ...]
 

@@ -40,9 +40,9 @@ def md_inline(pieces: m.Inline, cell: bool = False) -> str:
             out.append(_MD_SPECIAL.sub(r"\\\1", words))
         elif kind == "code":
             out.append(_md_code(words))
-        else:  # link
+        else:  # a link to a name (shown as code) or to a part of the book
             target, label = words.split("|", 1)
-            out.append(f"[{_md_code(label)}](#{target})")
+            out.append(f"[{_md_code(label) if kind == 'link' else label}](#{target})")
     shown = "".join(out).replace("\n", " ")
     return shown.replace("|", "\\|") if cell else shown
 
@@ -58,7 +58,8 @@ def html_inline(pieces: m.Inline) -> Markup:
             out.append(f"<code>{escape(words)}</code>")
         else:
             target, label = words.split("|", 1)
-            out.append(f'<a href="#{escape(target)}"><code>{escape(label)}</code></a>')
+            shown = f"<code>{escape(label)}</code>" if kind == "link" else str(escape(label))
+            out.append(f'<a href="#{escape(target)}">{shown}</a>')
     return Markup("".join(out))
 
 

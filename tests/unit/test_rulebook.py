@@ -73,7 +73,7 @@ def test_covert_reads_as_a_rulebook() -> None:
     assert "- `<target>` is not adjacent to `<origin>` (refused when given)" in md
     assert "you may send at most `origin.influence[me]` troops, your influence in `<origin>`" in md
     # The day's steps in order, with the orders each carries out.
-    assert md.index("`superspies`: the [`transfer`](#order-transfer) orders are carried out.") < \
+    assert md.index("`superspies`: Transfer superspies. Carries out the [`transfer`](#order-transfer) orders.") < \
         md.index("`combat`: Combat resolution.")
     assert "| `invest_cost` | 4 | \"built in a country for $4 million\" |" in md
     assert "- order [`message`](#order-message): Rulebook is silent on where messages fall" in md
