@@ -26,11 +26,19 @@ def comment_above(lines: list[str], line: int) -> list[str]:
 
 
 def comment_at(lines: list[str], line: int) -> str:
-    """The comment that ends 1-based `line` (`units: 1..5   # how many`), without `#`; "" if none."""
+    """The comment that ends 1-based `line` (`units: 1..5   # how many`), without `#`, "" if none; with the
+    comment lines below it whose `#` stands in the same column, which go on with it."""
     if not 1 <= line <= len(lines):
         return ""
     start = _comment_start(lines[line - 1])
-    return "" if start < 0 or not lines[line - 1][:start].strip() else lines[line - 1][start + 1:].strip()
+    if start < 0 or not lines[line - 1][:start].strip():
+        return ""
+    out = [lines[line - 1][start + 1:].strip()]
+    for below in lines[line:]:
+        if below[:start].strip() or below[start:start + 1] != "#":
+            break
+        out.append(below[start + 1:].strip())
+    return " ".join(out)
 
 
 def _comment_start(text: str) -> int:

@@ -471,8 +471,7 @@ class _Builder:
             if 0 < len(keys) <= 8:
                 return m.text(f"one of {', '.join(keys)}")
             if keys:
-                return join(m.text(f"a {name.lower()}'s code (see "), (("link", f"data-{slug(name)}|{name}"),),
-                            m.text(")"))
+                return join(m.text("one of the "), (("link", f"data-{slug(name)}|{name}"),), m.text(" codes"))
             return m.text(f"a {name.lower()}")
         if isinstance(ty, T.Simple) and ty.name == "text":
             return m.text("text")
@@ -508,7 +507,9 @@ class _Builder:
         shown = [x for x in self.p.params if not x.secret]
         if not shown:
             return None
-        rows = tuple((m.code(x.name), m.text(self.value(x.default, x.ty)),
+        # Written as a scenario sets them: true and false, not yes and no.
+        rows = tuple((m.code(x.name), m.text(str(x.default).lower() if isinstance(x.default, bool)
+                                             else self.value(x.default, x.ty)),
                       prose(self.at(x.line) or " ".join(self.above(x.line)))) for x in shown)
         blocks: list[m.Block] = [
             m.Para(m.text("The numbers the rules are built on. A game may set other values: its game master "

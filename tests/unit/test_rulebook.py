@@ -66,6 +66,7 @@ def test_covert_reads_as_a_rulebook() -> None:
     arms = md[md.index('<a id="order-arms">'):md.index('<a id="order-bribe">')]
     assert "#### arms: `A,<country>,<units>`" in arms
     assert "| `<units>` | a whole number | from 1 to 5 |" in arms
+    assert "| `<country>` | one of the [`Country`](#data-country) codes |" in arms
     assert "Costs `arms_cost(units)`, paid from your cash." in arms
     assert "At most once a day for the same `<country>`." in arms
     assert "- `<country>` is not under your influence" in arms
@@ -154,6 +155,11 @@ def test_comments_beside_and_above_a_line() -> None:
     assert comments.comment_at(lines, 2) == "how many"
     assert comments.comment_at(lines, 3) == ""  # a comment line ends no line of code
     assert comments.comment_above(lines, 5) == ["a", "b"]
+    # Comment lines below a line's comment, their `#` in its column, go on with it; others do not.
+    lines = ["param p: int = 1   # the first", "                   # and the second", "  # another",
+             "param q: int = 2   # q"]
+    assert comments.comment_at(lines, 1) == "the first and the second"
+    assert comments.comment_at(lines, 4) == "q"
 
 
 def test_designers_notes_are_read_where_they_are_written() -> None:
