@@ -491,6 +491,7 @@ class Table(Node):
     row_spans: tuple[RowSpan, ...] = field(default=(), compare=False, repr=False)
     # Every row's keys were read: without it, a key no row takes may be one a row left unread was meant for.
     all_read: bool = True
+    keys: tuple[str, ...] = ()  # the keys' names as declared (`table arms_cost(units: int)`), for the rulebook
 
 
 @dataclass(frozen=True)

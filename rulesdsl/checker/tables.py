@@ -128,9 +128,13 @@ def tables(c: Checking) -> None:
             seen[key] = row
             rows.append((key, v))
             spans.append(_where(row))
-        out.append(ir.Table(name, "exact", ptypes, result, tuple(rows), d.span.line, span=d.span,
+        out.append(ir.Table(name, "exact", ptypes, result, tuple(rows), d.span.line, span=d.span, keys=_keys(d),
                             row_spans=tuple(spans), all_read=complete))
     c.program.tables = out
+
+
+def _keys(d: n.TableDecl) -> tuple[str, ...]:
+    return tuple(p.name for p in d.params)
 
 
 def _where(row: n.TableRow) -> ir.RowSpan:
@@ -247,7 +251,7 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
             env.diags.error(d.span, "E0222", f"`{d.name}` has rows with ranges, so it takes one number key, "
                             f"not {len(ptypes)}", help="`below`, `from` and `to` compare one number")
         _refuse(env, values)
-        return ir.Table(d.name, "range", ptypes, result, (), d.span.line, span=d.span, all_read=False)
+        return ir.Table(d.name, "range", ptypes, result, (), d.span.line, span=d.span, all_read=False, keys=_keys(d))
     pt = ptypes[0]
     # Money with places (`money "0.1"`) is not whole: 3.5 falls between `1 to 3` and `4 to 6`, so its rows are
     # checked for gaps as a decimal key's are.
@@ -306,5 +310,5 @@ def _ranged(env: Env, d: n.TableDecl, ptypes: tuple[T.Ty, ...], result: T.Ty, va
     # In key order where every bound is known; in the order written where a parameter decides it.
     ordered = intervals if set_by else sorted(intervals, key=lo_key)
     rows = tuple(((iv[0], iv[1], iv[2], iv[3]), iv[5]) for iv in ordered)
-    return ir.Table(d.name, "range", ptypes, result, rows, d.span.line, set_by, span=d.span,
+    return ir.Table(d.name, "range", ptypes, result, rows, d.span.line, set_by, span=d.span, keys=_keys(d),
                     row_spans=tuple(iv[4] for iv in ordered), all_read=all_read)

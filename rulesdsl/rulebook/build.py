@@ -15,7 +15,6 @@ from pathlib import PurePath
 from typing import Any
 
 from rulesdsl import comments, ir
-from rulesdsl import nodes as n
 from rulesdsl import types as T
 from rulesdsl.rulebook import model as m
 from rulesdsl.runtime.syntax import split
@@ -96,7 +95,7 @@ class _Builder:
         self.money_places = _places(program.settings.get("money"))
         self.unit = str(program.settings.get("turn", "turn"))
         self.secret_params = {x.name for x in program.params if x.secret}
-        self.ast = _parse(self.source)
+        self.blocks = _data_lines(self.lines)
         self.numbered = {t.name for t in program.things if t.numbered}
         self.runs: dict[str, list[str]] = {}
         for ph in program.phases:
@@ -148,6 +147,8 @@ class _Builder:
             return m.text(self.value(e.value, e.ty))
         if isinstance(e, ir.InstanceRef):
             return m.text(e.key)
+        if isinstance(e, ir.MakeList) and all(isinstance(x, (ir.Const, ir.InstanceRef)) for x in e.items):
+            return m.text(", ".join(text for x in e.items for _, text in self.expr(x)) or "none")
         if isinstance(e, ir.ParamRef) and e.name not in self.secret_params:
             param = next(x for x in self.p.params if x.name == e.name)
             return join(m.code(e.name), m.text(f" ({self.value(param.default, param.ty)})"))
@@ -530,9 +531,7 @@ class _Builder:
         return m.Section("tables", "Tables", tuple(blocks))
 
     def table(self, t: ir.Table) -> m.Table:
-        decl = self.ast.get(t.name)
-        keys = [x.name for x in decl.params] if isinstance(decl, n.TableDecl) else \
-            [f"key {i + 1}" for i in range(len(t.param_types))]
+        keys = list(t.keys) or [f"key {i + 1}" for i in range(len(t.param_types))]
         rows: list[tuple[m.Inline, ...]] = []
         for key, value in t.rows:
             shown = self.expr(value)
@@ -572,8 +571,8 @@ class _Builder:
                 continue
             types = {f.name: f.ty for f in thing.fields}
             columns = [c for c in types if any(c in r.values for r in rows)]
-            decl = self.ast.get(("data", thing.name))
-            about = paragraphs(self.above(decl.span.line)) if decl is not None else ()
+            line = self.blocks.get(("data", thing.name))
+            about = paragraphs(self.above(line)) if line is not None else ()
             body = tuple((m.text(r.key), *(m.text(self.value(r.values.get(c), types[c])) if c in r.values
                                           else m.text("") for c in columns)) for r in rows)
             blocks.append(m.Table(f"data-{slug(thing.name)}", m.text(thing.name), (thing.key, *columns), body, about))
@@ -625,9 +624,8 @@ class _Builder:
             out.append((v.line, "victory", join(m.text("victory "), m.code(v.name))))
         if p.report is not None:
             out.append((p.report.line, "report", m.text("the report")))
-        for key, decl in self.ast.items():
-            if isinstance(key, tuple):
-                out.append((decl.span.line, key[0], join(m.text(f"{key[0]} "), m.code(key[1]))))
+        for (word, name), line in self.blocks.items():
+            out.append((line, word, join(m.text(f"{word} "), m.code(name))))
         return sorted(out, key=lambda x: x[0])
 
     def note_place(self, note: comments.Note, decls: list[tuple[int, str, m.Inline | None]]) -> m.Inline | None:
@@ -644,19 +642,16 @@ class _Builder:
         return inside[-1]
 
 
-def _parse(source: Source) -> dict[Any, Any]:
-    """The declarations the IR keeps no name of: tables' key names, and where `data` and `links` stand."""
-    from rulesdsl.parser import parse
+_DATA_LINE = re.compile(r"(data|links)\s+([A-Za-z_][\w.]*)")
 
-    module, _ = parse(source)
-    out: dict[Any, Any] = {}
-    for d in module.decls if module is not None else ():
-        if isinstance(d, n.TableDecl):
-            out[d.name] = d
-        elif isinstance(d, n.DataDecl):
-            out.setdefault(("data", d.name), d)
-        elif isinstance(d, n.LinksDecl):
-            out.setdefault(("links", f"{d.name}.{d.field}"), d)
+
+def _data_lines(lines: list[str]) -> dict[tuple[str, str], int]:
+    """Where each `data THING` and `links THING.FIELD` block starts: the IR keeps their rows, not the block."""
+    out: dict[tuple[str, str], int] = {}
+    for i, line in enumerate(lines):
+        found = _DATA_LINE.match(line)
+        if found is not None:
+            out.setdefault((found.group(1), found.group(2)), i + 1)
     return out
 
 
