@@ -419,20 +419,8 @@ class _Builder:
                        self.args_table(o) if o.args else None, tuple(dict.fromkeys(refusals)))
 
     def _fails(self, body: tuple[ir.Stmt, ...]) -> list[ir.Fail]:
-        """The `fail`s an effect can reach, through the procedures it calls."""
-        procs = {x.name: x for x in self.p.procedures}
-        out: list[ir.Fail] = []
-        seen: set[str] = set()
-        todo: list[Any] = [body]
-        while todo:
-            for node in ir.walk(todo.pop(0)):
-                if isinstance(node, ir.Fail):
-                    out.append(node)
-                elif isinstance(node, (ir.CallProc, ir.CallProcValue)) and node.proc not in seen:
-                    seen.add(node.proc)
-                    if node.proc in procs:
-                        todo.append(procs[node.proc].body)
-        return out
+        """The `fail`s of an effect (a procedure may not fail: E0334)."""
+        return [node for node in ir.walk(body) if isinstance(node, ir.Fail)]
 
     def args_table(self, o: ir.Order) -> m.Table:
         rows = []
@@ -441,7 +429,7 @@ class _Builder:
             rows.append(((("arg", a.name),), self.arg_type(a), self.arg_range(a), prose(self.at(line))))
         columns = ["argument", "what to write", "values", "meaning"]
         # A column no argument fills says nothing: left out.
-        keep = [i for i in range(len(columns)) if i < 2 or any(r[i] for r in rows)]
+        keep = [i for i in range(len(columns)) if i < 2 or any(text for row in rows for _, text in row[i])]
         return m.Table("", (), tuple(columns[i] for i in keep), tuple(tuple(r[i] for i in keep) for r in rows))
 
     def arg_type(self, a: ir.Arg) -> m.Inline:

@@ -134,6 +134,71 @@ def test_no_row_of_a_secret_table_reaches_a_rulebook(tmp_path: Path) -> None:
         assert "5 secret tables more" in text
 
 
+HEAVY = '  pay from cash\n  at most 2 heavy per turn else "two heavy orders a turn"\n'
+FEATURES = BASE.replace("  pay from cash\n", HEAVY) + '''
+# Watch a box every turn.
+order watch "W,{box},{n}" {
+  box: Box
+  n: 0..3        # stones a turn
+  standing per box until n == 0
+  counts as heavy
+  effect { box.stones += n }
+}
+order heap "H,{boxes}" {
+  boxes: list of Box
+  once per turn per boxes as piles
+  ends turn when size(boxes) > 1
+  counts as heavy
+  effect {
+    if size(boxes) > 2 { fail "at most {size(boxes) - 1} boxes" }
+  }
+}
+order pile "PILE,{boxes}" {
+  boxes: list of Box
+  once per turn per boxes as piles
+  effect { news "a pile" }
+}
+personal order rename "NAME,{name}" {
+  name: text
+  effect { me.email = name }
+}
+# Designer's note: the GM settles what the rules leave open.
+gm world order settle "SETTLE {text}" {
+  text: text
+  effect { news "Ruled: {text}" }
+  default { news "nothing ruled" }
+}
+phase watching: run watch, heap, pile together
+'''
+
+
+def test_every_kind_of_order_reads_in_the_rulebook(tmp_path: Path) -> None:
+    checked = check_text(tmp_path, FEATURES)
+    assert checked.ok and checked.program is not None, [d.message for d in checked.diagnostics]
+    md = markdown(build(checked.program, (tmp_path / "t.rules").read_text(encoding="utf-8")))
+    watch = md[md.index('<a id="order-watch">'):md.index('<a id="order-heap">')]
+    assert "Watch a box every turn." in watch
+    assert "A standing order for each box: once taken it is carried out again every turn" in watch
+    assert "It ends when you give another with `n == 0`." in watch
+    assert "Counts as a heavy order: at most 2 a turn" in watch
+    assert "| `<n>` | a whole number | from 0 to 3 | stones a turn |" in watch
+    heap = md[md.index('<a id="order-heap">'):md.index('<a id="order-pile">')]
+    assert "At most once a turn for the same `<boxes>`, counting the orders `pile`." in heap
+    assert "Ends your turn when `size(boxes) > 1`" in heap
+    assert "one or more of: one of A, B, joined by +" in heap
+    assert "- at most `size(boxes) - 1` boxes" in heap  # a `fail` in the effect
+    assert "the [`watch`](#order-watch), [`heap`](#order-heap) and [`pile`](#order-pile) orders." in md
+    assert "At most 2 of the orders `watch` and `heap` each turn; a further one is refused: " \
+        "“two heavy orders a turn”." in md
+    personal = md[md.index('<a id="personal-orders">'):md.index('<a id="gm-orders">')]
+    assert "#### rename: `NAME,<name>`" in personal
+    assert "| argument | what to write |\n" in personal  # no column that no argument fills
+    gm = md[md.index('<a id="gm-orders">'):]
+    assert "### settle: `SETTLE <text>`" in gm and "Given by the game master for the whole world." in gm
+    assert "take their defaults: `settle`." in md
+    assert "- order [`settle`](#order-settle): the GM settles what the rules leave open." in md
+
+
 def test_doc_command_writes_markdown_or_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rules = str(RULESETS / "covert.rules")
     assert main(["doc", rules]) == 0
