@@ -17,6 +17,7 @@ from typing import Any
 from rulesdsl import comments, ir
 from rulesdsl import types as T
 from rulesdsl.rulebook import model as m
+from rulesdsl.runtime.core import fmt_money
 from rulesdsl.runtime.syntax import split
 from rulesdsl.source import Source, Span
 
@@ -130,8 +131,7 @@ class _Builder:
         if v is None:
             return "none"
         if isinstance(ty, T.Num) and ty.unit == "money" and self.money_places:
-            f = Fraction(v)
-            return f"{float(f):.{self.money_places}f}"
+            return fmt_money(v, self.money_places)  # as a report writes an amount
         if isinstance(v, Fraction):
             return str(v.numerator) if v.denominator == 1 else f"{float(v):g}"
         if isinstance(v, (list, tuple, set, frozenset)):
