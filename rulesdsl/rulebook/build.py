@@ -387,7 +387,7 @@ class _Builder:
         if o.cost is not None:
             pay = self.p.policy.pay_field
             facts.append(join(m.text("Costs "), self.expr(o.cost, frozenset(names)),
-                              m.text(f", paid from your {pay}." if pay else ".")))
+                              m.text(f", paid from your {pay}: refused when you have less." if pay else ".")))
         for arg, shared in zip(o.once_per, o.once_as or ("",) * len(o.once_per), strict=False):
             also = [x.name for x in self.p.orders if x is not o and shared and shared in x.once_as]
             facts.append(join(m.text(f"At most once a {self.unit} for the same "), (("arg", arg),),

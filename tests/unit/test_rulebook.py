@@ -67,7 +67,7 @@ def test_covert_reads_as_a_rulebook() -> None:
     assert "#### arms: `A,<country>,<units>`" in arms
     assert "| `<units>` | a whole number | from 1 to 5 |" in arms
     assert "| `<country>` | one of the [`Country`](#data-country) codes |" in arms
-    assert "Costs `arms_cost(units)`, paid from your cash." in arms
+    assert "Costs `arms_cost(units)`, paid from your cash: refused when you have less." in arms
     assert "At most once a day for the same `<country>`." in arms
     assert "- `<country>` is not under your influence" in arms
     # A refusal's values are shown as the rules write them, a `valid` as refused when given.
