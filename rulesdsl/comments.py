@@ -8,33 +8,68 @@ generated rulebook): a comment documents what it stands above, or the line it en
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import overload
+
+from rulesdsl.source import Source
 
 # How a ruleset marks its designer's notes: `# Designer's note: ...`, and the shipped rulesets' older form,
 # "Rulebook is silent on ...; we ...", which their headers declare to be designer's notes.
 NOTE_MARKERS = re.compile(r"Designer's note:\s*|(?<![\"'])(?=Rulebook is silent)")
 
 
-def comment_above(lines: list[str], line: int) -> list[str]:
-    """The `#` lines right above 1-based `line` (no blank line between), their text without `#`, in order."""
+# A section's rule (`# ------ orders`) heads a part of the file: it describes no declaration.
+SECTION_RULE = re.compile(r"^#\s*-{4,}")
+
+
+class Lines(Sequence[str]):
+    """A source's lines, 0-based, read from the source as asked (no copy of the text for each question)."""
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self.size = source.text.count("\n") + 1
+
+    def __len__(self) -> int:
+        return self.size
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | Sequence[str]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self.size))]
+        if not 0 <= i < self.size:
+            raise IndexError(i)
+        return self.source.line_text(i + 1)
+
+
+def comment_above(lines: Sequence[str], line: int, until_rule: bool = False) -> list[str]:
+    """The `#` lines right above 1-based `line` (no blank line between), their text without `#`, in order;
+    `until_rule`: only those below a section's rule."""
     out: list[str] = []
     i = line - 2
     while i >= 0 and lines[i].strip().startswith("#"):
+        if until_rule and SECTION_RULE.match(lines[i].strip()):
+            break
         out.append(lines[i].strip()[1:].strip())
         i -= 1
     return out[::-1]
 
 
-def comment_at(lines: list[str], line: int) -> str:
-    """The comment that ends 1-based `line` (`units: 1..5   # how many`), without `#`, "" if none; with the
-    comment lines below it whose `#` stands in the same column, which go on with it."""
+def comment_at(lines: Sequence[str], line: int, follow: bool = True) -> str:
+    """The comment that ends 1-based `line` (`units: 1..5   # how many`), without `#`, "" if none; `follow`:
+    with the comment lines below it whose `#` stands in the same column, which go on with it."""
     if not 1 <= line <= len(lines):
         return ""
     start = _comment_start(lines[line - 1])
     if start < 0 or not lines[line - 1][:start].strip():
         return ""
     out = [lines[line - 1][start + 1:].strip()]
-    for below in lines[line:]:
+    for i in range(line, len(lines) if follow else line):
+        below = lines[i]
         if below[:start].strip() or below[start:start + 1] != "#":
             break
         out.append(below[start + 1:].strip())

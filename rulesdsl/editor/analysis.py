@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, fields, is_dataclass
 from pathlib import Path
 
-from rulesdsl import ir
+from rulesdsl import comments, ir
 from rulesdsl import nodes as n
 from rulesdsl import types as T
 from rulesdsl.builtins import BUILTINS
@@ -182,32 +182,13 @@ def _local_types(a: Analysis, program: ir.Program) -> None:
 # ---------------------------------------------------------------- comments and names in the text
 
 
-_RULE = re.compile(r"^#\s*-{4,}")  # a section's rule (`# ------ orders`) heads a part of the file, not a name
-
-
 def comment_on(src: Source, line: int) -> str:
-    """The comment lines right above `line` and the comment at its end, without their `#`."""
-    above: list[str] = []
-    i = line - 1
-    while i >= 1:
-        text = src.line_text(i).strip()
-        if not text.startswith("#") or _RULE.match(text):
-            break
-        above.append(text[1:].strip())
-        i -= 1
-    above.reverse()
-    trailing = _trailing_comment(src.line_text(line))
+    """The comment lines right above `line` (below a section's rule) and the comment at its end, without their
+    `#`: read as every tool reads comments (comments.py)."""
+    lines = comments.Lines(src)
+    above = comments.comment_above(lines, line, until_rule=True)
+    trailing = comments.comment_at(lines, line, follow=False)
     return "\n".join([*above, *([trailing] if trailing else [])]).strip()
-
-
-def _trailing_comment(text: str) -> str:
-    quoted = False
-    for i, ch in enumerate(text):
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "#" and not quoted:
-            return text[i + 1:].strip() if text[:i].strip() else ""
-    return ""
 
 
 def _name_after(src: Source, span: Span, name: str) -> Span:
