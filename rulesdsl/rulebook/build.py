@@ -118,9 +118,7 @@ class _Builder:
     def above(self, line: int) -> list[str]:
         """The comment above a declaration, from below the last rule line (`# ---- orders`) that heads a part
         of the file, not the declaration."""
-        lines = comments.comment_above(self.lines, line)
-        rules = [i for i, x in enumerate(lines) if x.startswith("---")]
-        return lines[rules[-1] + 1:] if rules else lines
+        return comments.comment_above(self.lines, line, until_rule=True)
 
     def at(self, line: int) -> str:
         return comments.comment_at(self.lines, line)
@@ -171,8 +169,8 @@ class _Builder:
         return tuple(out)
 
     def shown(self, e: ir.Expr, args: set[str], given: dict[str, m.Inline]) -> m.Inline:
-        """One `{...}` of a text: an argument by its name, a choice of two words as both (`ally/allies`),
-        anything else as written."""
+        """One `{...}` of a text: an argument by its name, a choice of two words as both (`ally/allies`) and
+        words said only sometimes in brackets, anything else as written."""
         named = _arg_named(e, args | set(given))
         if named is not None:
             return given.get(named, (("arg", named),))
@@ -180,7 +178,11 @@ class _Builder:
             return self.expr(e)
         if isinstance(e, ir.Cond) and all(isinstance(x, ir.Const) and isinstance(x.value, str)
                                           for x in (e.then, e.otherwise)):
-            return m.text(f"{e.then.value}/{e.otherwise.value}")  # type: ignore[attr-defined]
+            then, otherwise = e.then.value, e.otherwise.value  # type: ignore[attr-defined]
+            if not then or not otherwise:  # words said only sometimes: in brackets
+                said = then or otherwise
+                return m.text(said[:len(said) - len(said.lstrip())] + f"[{said.strip()}]")
+            return m.text(f"{then}/{otherwise}")
         return m.code(self.src(e))
 
     def reasons_of(self, call: ir.CallFn, args: set[str], given: dict[str, m.Inline]) -> m.Inline:
