@@ -15,7 +15,8 @@ BASE = (GOLDEN / "wcg" / "_world" / "scenario-base.yaml").read_text(encoding="ut
 
 
 def _draw(nature: int) -> str:
-    return f'  - {{turn: 25, stream: "nature", keys: ["Measure:POPULATION", null, "Country:USA"], values: [{nature}]}}\n'
+    keys = '["Measure:POPULATION", null, "Country:USA"]'
+    return f'  - {{turn: 25, stream: "nature", keys: {keys}, values: [{nature}]}}\n'
 
 
 def _reports(tmp: Path, name: str, ann: str, nature: int) -> dict[tuple[int, str], str]:
