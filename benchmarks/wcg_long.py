@@ -100,9 +100,9 @@ def gm_hook(game: Path, turn: int) -> None:
         assert rulesdsl(["gm", str(game), "order", "1", "GRANT 1.0"]) == 0
 
 
-# Orders no maker can carry out yet because another engineer fills them this wave: FIRE (Z2, still `not yet`).
-# Z2's new orders (sea moves) join here if they land before their maker; the lead empties this as parts merge.
-PENDING = {"fire"}
+# Orders no maker can carry out yet, while another engineer fills them (empty: every order of wcg.rules has its
+# maker). A new order whose maker comes later goes here, so that `--strict` says so instead of failing.
+PENDING: set[str] = set()
 
 # The events the five-year game must have (story.py steers the 1960 world to them), each found in the news.
 VOTES = re.compile(r"UN resolution \d+ (passed|failed): (.*)\.$")

@@ -1,5 +1,5 @@
 """Command line -> the compiler, the formatter and the game folder: check, compile, fmt, new, intake, turn, status,
-rollback, gm, send."""
+rollback, gm, send; and the language server for editors: lsp."""
 
 from __future__ import annotations
 
@@ -53,6 +53,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     for text in listings if args.format == "text" else ():  # JSON stays one document
         print(text, end="")
     return 1 if failed else 0
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    try:
+        from rulesdsl.editor.server import main as serve
+    except ImportError as e:
+        print(f"error: `rulesdsl lsp` needs {e.name or e}: pip install 'rulesdsl[editor]'", file=sys.stderr)
+        return 2
+    return serve()
 
 
 def cmd_compile(args: argparse.Namespace) -> int:
@@ -483,6 +492,10 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--dry-run", action="store_true", help="list what would be sent, and send nothing")
     e.add_argument("--wait", type=_wait_seconds, default=0.0, metavar="SECONDS", help=WAIT_HELP)
     e.set_defaults(func=cmd_send)
+    ls = sub.add_parser("lsp", help="serve an editor over the Language Server Protocol on stdin and stdout: "
+                                    "diagnostics as you type, hover, go to definition, completion (needs the "
+                                    "`editor` extra)")
+    ls.set_defaults(func=cmd_lsp)
     return p
 
 

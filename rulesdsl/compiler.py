@@ -22,7 +22,9 @@ from rulesdsl.source import Source, Span, plain_file_name
 if TYPE_CHECKING:
     import jinja2
 
+    from rulesdsl.checker.env import Env
     from rulesdsl.ir import Program
+    from rulesdsl.nodes import Module
     from rulesdsl.runtime.spec import RulesetSpec
 
 # The parser, the checker and the code generator (with Lark and jsonschema) are imported where a ruleset is
@@ -35,6 +37,8 @@ class Checked:
     program: Program | None
     diagnostics: list[Diagnostic]
     sources: dict[str, Source]
+    module: Module | None = None  # the AST, when the file parsed
+    env: Env | None = None  # the checker's names, when the file was checked
 
     @property
     def ok(self) -> bool:
@@ -56,11 +60,11 @@ def read_source(path: Path, display: str) -> tuple[Source, Diagnostic | None]:
                                help="save the file as UTF-8")
 
 
-def _templates_beside(path: Path, sources: dict[str, Source], problems: list[Diagnostic]) -> object:
+def _templates_beside(folder: Path, sources: dict[str, Source], problems: list[Diagnostic]) -> object:
     def load(name: str) -> tuple[str, str] | None:
         if not plain_file_name(name):
             return None  # never read a file outside the ruleset's folder (the checker says E0510)
-        candidate = path.parent / name
+        candidate = folder / name
         if not candidate.is_file():
             return None
         src, problem = read_source(candidate, name)
@@ -104,23 +108,35 @@ def content_hash(path: Path) -> str:
 
 
 def check_path(path: Path, display: str | None = None) -> Checked:
-    from rulesdsl.checker import check
+    source, problem = read_source(path, display or path.name)
+    if problem is not None:
+        return Checked(None, [problem], {source.name: source})
+    return check_source(source, path.parent, content_hash(path))
+
+
+def check_source(source: Source, folder: Path, source_hash: str, *, keep_names: bool = False) -> Checked:
+    """`source` checked as if it were a file in `folder` (where its templates are read): `check_path` on a
+    file, and the language server on an editor's text, which may differ from what is saved. With
+    `keep_names`, the result keeps the checker's names (`env`), which hover and completion read."""
+    from rulesdsl import checker
     from rulesdsl.parser import parse
 
-    source, problem = read_source(path, display or path.name)
     sources = {source.name: source}
-    if problem is not None:
-        return Checked(None, [problem], sources)
     module, diags = parse(source)
     if module is None or any(d.severity == "error" for d in diags):
-        return Checked(None, diags, sources)
+        return Checked(None, diags, sources, module)
     problems: list[Diagnostic] = []
-    loader = _templates_beside(path, sources, problems)
-    program, bag = check(module, content_hash(path), loader)  # type: ignore[arg-type]
+    loader = _templates_beside(folder, sources, problems)
+    env = None
+    if keep_names:
+        c = checker.checking(module, source_hash, loader)  # type: ignore[arg-type]
+        program, bag, env = c.program, c.env.diags, c.env
+    else:
+        program, bag = checker.check(module, source_hash, loader)  # type: ignore[arg-type]
     # The ruleset's own diagnostics come first, then its templates', each in the order of its lines.
     all_diags = sorted([*diags, *problems, *bag.sorted()],
                        key=lambda d: (d.span.file != source.name, d.sort_key(), d.message))
-    return Checked(program, all_diags, sources)
+    return Checked(program, all_diags, sources, module, env)
 
 
 def compile_path(path: Path) -> str:

@@ -36,7 +36,7 @@ from rulesdsl.checker.env import Env
 from rulesdsl.checker.state import Checking, Pass, TemplateLoader
 from rulesdsl.diagnostics import DiagnosticBag
 
-__all__ = ["ANALYSE", "CHECK_BODIES", "DECLARE", "TemplateLoader", "check"]
+__all__ = ["ANALYSE", "CHECK_BODIES", "DECLARE", "TemplateLoader", "check", "checking"]
 
 DECLARE: tuple[Pass, ...] = (
     decls.collect,       # every global name, and E0202 for names a ruleset may not give
@@ -83,10 +83,16 @@ ANALYSE: tuple[Pass, ...] = (
 
 def check(module: n.Module, source_hash: str, load_template: TemplateLoader) -> tuple[ir.Program, DiagnosticBag]:
     """The checked program and every diagnostic; the program is only for the code generator if none is an error."""
-    diags = DiagnosticBag()
-    env = Env(diags)
+    c = checking(module, source_hash, load_template)
+    return c.program, c.env.diags
+
+
+def checking(module: n.Module, source_hash: str, load_template: TemplateLoader) -> Checking:
+    """The state every pass has run over: the program, its diagnostics, and the names (`env`) that the language
+    server reads for hover, definitions and completion."""
+    env = Env(DiagnosticBag())
     c = Checking(module, env, bodies.Bodies(env).exprs, ir.Program("", {}, module.file, source_hash), load_template)
     for phase in (DECLARE, CHECK_BODIES, ANALYSE):
         for run in phase:
             run(c)
-    return c.program, diags
+    return c

@@ -33,9 +33,7 @@ STUB_PROCEDURES = {
     "works", "occupation",                                                                           # W5
 }
 # Orders still stubs (refused "not yet"): a package that fills one takes it out of this set.
-STUB_ORDERS = {
-    "fire",                                                                                          # W5
-}
+STUB_ORDERS: set[str] = set()                                               # Z2 filled FIRE, the last
 # The turn (w14-design.md, "How conflicts are kept small" item 2), in the order it runs.
 PHASES = [
     "seating", "mustering", "first_year",
@@ -152,7 +150,7 @@ def test_a_stub_order_is_refused_and_an_order_in_the_wrong_kind_of_turn_with_the
     row = next(r for r in first.splitlines() if "MOVE INF,1,USA,MEX" in r)
     assert "given in action or reaction turns; this is the budget turn of January 1960" in row, row
     assert "United States lends 1 infantry to Mexico" in second          # W3's MOVE, no longer a stub
-    assert "not yet" in next(r for r in third.splitlines() if "FIRE CUB,1,MEX" in r)
+    assert "0 I.C.B.M.s aboard carriers in Cuba" in next(r for r in third.splitlines() if "FIRE CUB,1,MEX" in r)
     assert "reaction turns" in next(r for r in second.splitlines() if "UN STOP MEX,USA" in r)
 
 
