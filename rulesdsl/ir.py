@@ -366,6 +366,13 @@ class Fail(Stmt):
 
 
 @dataclass(frozen=True)
+class Overrule(Stmt):
+    """An order of `orders(KIND)` marked failed after its effect, with a reason."""
+    order: Expr
+    text: Expr
+
+
+@dataclass(frozen=True)
 class NewStmt(Stmt):
     """`new THING(...)` as a statement: the instance is made and not named."""
 

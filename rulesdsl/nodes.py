@@ -279,6 +279,13 @@ class Fail(Stmt):
 
 
 @dataclass(frozen=True)
+class Overrule(Stmt):
+    """`overrule o "REASON"`: an order carried out earlier in the turn shown as failed, for that reason."""
+    order: Expr
+    text: Text
+
+
+@dataclass(frozen=True)
 class NewStmt(Stmt):
     """`new THING(...)` as a statement: the instance is made and not named."""
 

@@ -738,6 +738,10 @@ class _Builder(Transformer[Any, Any]):
     def fail_stmt(self, meta: Any, tok: Token) -> n.Fail:
         return n.Fail(self.span(meta), self.text(tok))
 
+    @v_args(meta=True, inline=True)
+    def overrule_stmt(self, meta: Any, order: n.Expr, tok: Token) -> n.Overrule:
+        return n.Overrule(self.span(meta), order, self.text(tok))
+
     @v_args(inline=True)
     def where(self, e: n.Expr) -> n.Expr:
         return e

@@ -1380,6 +1380,14 @@ class ExprChecker:
             return ir.Halt(line, self.text(node.text, scope, ctx))
         if isinstance(node, n.News):
             return ir.News(line, self.text(node.text, scope, ctx))
+        if isinstance(node, n.Overrule):
+            order = self.expr(node.order, scope, ctx)
+            if not isinstance(order.ty, T.OrderT) and order.ty != T.ANY:
+                self.err(node.order.span, "E0375", "`overrule` takes an order given this turn, an item of "
+                         f"`orders(KIND)`, not {order.ty.show()}",
+                         help="go through `orders(KIND)`: `for each o in orders(pay) where o.player == p { "
+                              "overrule o \"...\" }`")
+            return ir.Overrule(line, order, self.text(node.text, scope, ctx))
         if isinstance(node, n.Tell):
             who = self.expr(node.player, scope, ctx)
             self.expect(who, T.PLAYER, node.player.span, "the one told")

@@ -639,7 +639,8 @@ def halts_in_effects(c: Checking) -> None:
 
 # `new` and `destroy` change the game as an assignment does: a `fail` after them would leave the instance
 # made (or gone) while the player reads that the order failed.
-_CHANGES = (ir.Assign, ir.Add, ir.Remove, ir.Clear, ir.CallProc, ir.News, ir.Tell, ir.NewStmt, ir.Destroy)
+_CHANGES = (ir.Assign, ir.Add, ir.Remove, ir.Clear, ir.CallProc, ir.News, ir.Tell, ir.Overrule, ir.NewStmt,
+            ir.Destroy)
 
 
 def _changes_in_expressions(s: ir.Stmt) -> bool:

@@ -41,8 +41,8 @@ WRITES: tuple[type[ir.Stmt], ...] = (ir.Assign, ir.Add, ir.Remove, ir.Clear)
 # `new` sets only a new instance's fields, which no kept price can read (a field that could hold it changes);
 # `destroy` lets go of it in fields that could hold it, which are counted as changing below.
 WRITES_NO_FIELD: tuple[type[ir.Stmt], ...] = (ir.Let, ir.If, ir.For, ir.CallProc, ir.Run, ir.Halt, ir.News,
-                                              ir.Tell, ir.Fail, ir.NewStmt, ir.Destroy, ir.While, ir.Return,
-                                              ir.Break, ir.Skip)
+                                              ir.Tell, ir.Fail, ir.Overrule, ir.NewStmt, ir.Destroy, ir.While,
+                                              ir.Return, ir.Break, ir.Skip)
 
 
 class _Unsettled(Exception):

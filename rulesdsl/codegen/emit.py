@@ -629,6 +629,8 @@ class Emitter:
             w.line(f"raise {self.rt('Halt')}({self.ex(s.text)})", s.line)
         elif isinstance(s, ir.News):
             w.line(f"g.news({self.ex(s.text)})", s.line)
+        elif isinstance(s, ir.Overrule):
+            w.line(f"g.overrule({self.ex(s.order)}, {self.ex(s.text)})", s.line)
         elif isinstance(s, ir.Tell):
             w.line(f"g.tell({self.ex(s.player)}, {self.ex(s.text)})", s.line)
         elif isinstance(s, ir.Add):

@@ -288,6 +288,13 @@ class Game:
     def tell(self, player: PlayerBase, text: str) -> None:
         self.turns.setdefault(player._key, PlayerTurn()).messages.append(text)
 
+    def overrule(self, rec: OrderRec, text: str) -> None:
+        """`overrule o "..."`: an order whose effect ran is reported failed, because a later rule judged it (a
+        budget refused as a whole). Its effect stays: the rules that overrule it undo what they must. An order
+        already failed keeps its own reason."""
+        if rec.status == "done":
+            rec.status, rec.reason = "failed", text
+
     def orders_of(self, kind: str) -> list[OrderRec]:
         """`orders(kind)` as a value: a list of its own, which the rules may change."""
         return list(self.orders_done[kind])

@@ -201,6 +201,7 @@ CASES: dict[str, Case] = {
     "E0332": add("define g() -> int = 1\nphase q { g() }  #!\n", "E0332"),
     "E0333": add("procedure pr() { run put }  #!\nphase q { pr() }\n", "E0333"),
     "E0334": add('phase q { fail "no" }  #!\n', "E0334"),
+    "E0375": add('phase q {\n  for each p in players { overrule p "no" }  #!\n}\n', "E0375", hint="orders(KIND)"),
     "E0335": add("phase q { x = 1 }  #!\n", "E0335"),
     "E0335-instance": add("phase q { Box.A = Box.B }  #!\n", "E0335"),
     "E0337": add("world { round: int = 0 }\nphase q { let v = world }  #!\n", "E0337", "world.round"),

@@ -46,7 +46,7 @@ def test_z2_boarding_is_private(tmp_path: Path) -> None:
     # Ann's I.C.B.M.s go aboard her carrier, or stay ashore: Bob and the news cannot tell.
     boarded = _reports(tmp_path, "boarded", ["BOARD USA,ICBM,2"])
     ashore = _reports(tmp_path, "ashore", [])
-    assert "2 I.C.B.M. go aboard your carriers in United States" in boarded[(2, "1-ann")]
+    assert "2 I.C.B.M.s go aboard your carriers in United States" in boarded[(2, "1-ann")]
     _same_for_bob(boarded, ashore)
 
 

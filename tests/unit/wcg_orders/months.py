@@ -47,7 +47,10 @@ COUNTRIES = {"United States": "USA", "Mexico": "MEX", "Cuba": "CUB", "Canada": "
 BORDERS = {"USA": ["MEX", "CAN"], "MEX": ["USA"], "CAN": ["USA"], "CUB": []}
 KINDS = {"infantry": "INF", "armoured": "ARM", "interceptor": "INT", "battleship": "BAT", "submarine": "SUB",
          "cargo ship": "CGO"}
-FORCE = re.compile(r"(?P<country>[^:]+): (?P<count>\d+) (?P<kind>[a-z ]+?)(?: \(\w+\))?$")
+# The report counts units in the plural (W6: "2 submarines", "3 armoured units"), and says a stack's state.
+KINDS |= {f"{name}s": code for name, code in KINDS.items() if name != "infantry"} | {
+    "armoured unit": "ARM", "armoured units": "ARM"}
+FORCE = re.compile(r"(?P<country>[^:]+): (?P<count>\d+) (?P<kind>[a-z ]+?)(?: \([^)]*\))?$")
 BATTLE = re.compile(r"(?P<country>.+?): (?P<side>attacking|defending), (?P<months>\d+) month")
 PLAN = re.compile(r"plan [A-Z]+-(?P<n>\d+): .*?, (?P<status>launched|ready in \w+ \d+|ready);")
 

@@ -71,7 +71,8 @@ def unit_codes() -> dict[str, str]:
     block = text[start:text.index("\n}", start)]
     names = {name: code for code, name in re.findall(r'^\s+([A-Z][A-Z0-9_]*): "([^"]+)"', block, re.MULTILINE)}
     # A report may give a count's plural ("3 submarines", "2 I.C.B.M.s"); "infantry" has none.
-    return names | {f"{name}s": code for name, code in names.items() if not name.endswith("y")}
+    return names | {f"{name}s": code for name, code in names.items() if not name.endswith("y")} | {
+        "armoured unit": "ARM", "armoured units": "ARM"}  # W6's units(n, kind): "armoured" is no noun
 
 
 def code_of(name: str) -> str | None:

@@ -27,7 +27,7 @@ EXPECTED = [
 
 RULES = Path(__file__).resolve().parents[3] / "rulesets" / "wcg.rules"
 ROW = re.compile(r'^\s+([A-Z][A-Z0-9_]*): "([^"]+)"', re.MULTILINE)
-FORCE = re.compile(r"^(.+): (\d+) (.+?)(?: \((\w+)\))?$")
+FORCE = re.compile(r"^(.+): (\d+) (.+?)(?: \((\w+)[^)]*\))?$")
 TURNS_A_YEAR = 25
 
 
@@ -37,7 +37,10 @@ def codes(thing: str) -> dict[str, str]:
     text = RULES.read_text(encoding="utf-8")
     start = text.index(f"data {thing}(")
     block = text[start:text.index("\n}", start)]
-    return {name: code for code, name in ROW.findall(block)}
+    names = {name: code for code, name in ROW.findall(block)}
+    if thing == "UnitKind":  # the report counts units in the plural (W6: units(n, kind))
+        names |= {f"{name}s": code for name, code in names.items()} | {"armoured unit": "ARM", "armoured units": "ARM"}
+    return names
 
 
 @cache
