@@ -9,9 +9,9 @@ import marshal
 import os
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from types import CodeType, ModuleType
 from typing import TYPE_CHECKING
 
@@ -37,8 +37,10 @@ class Checked:
     program: Program | None
     diagnostics: list[Diagnostic]
     sources: dict[str, Source]
-    module: Module | None = None  # the AST, when the file parsed
+    module: Module | None = None  # the AST, when the file parsed (a variant's own, as written)
     env: Env | None = None  # the checker's names, when the file was checked
+    # Each source's file, by its display name: a variant's bases and templates live in other folders.
+    files: dict[str, Path] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -60,13 +62,16 @@ def read_source(path: Path, display: str) -> tuple[Source, Diagnostic | None]:
                                help="save the file as UTF-8")
 
 
-def _templates_beside(folder: Path, sources: dict[str, Source], problems: list[Diagnostic]) -> object:
+def _templates_beside(folders: list[Path], sources: dict[str, Source], problems: list[Diagnostic],
+                      files: dict[str, Path]) -> object:
+    """Templates are found beside the ruleset, then (a variant's) beside each of its bases in turn."""
     def load(name: str) -> tuple[str, str] | None:
         if not plain_file_name(name):
             return None  # never read a file outside the ruleset's folder (the checker says E0510)
-        candidate = folder / name
-        if not candidate.is_file():
+        candidate = next((f / name for f in folders if (f / name).is_file()), None)
+        if candidate is None:
             return None
+        files[name] = candidate
         src, problem = read_source(candidate, name)
         if problem is not None:
             problems.append(problem)
@@ -92,18 +97,40 @@ def compiler_fingerprint() -> str:
 _TEMPLATE_NAME = re.compile(rb'^\s*(?:template|html)\s+"([^"]+)"', re.MULTILINE)
 
 
+_EXTENDS = re.compile(rb'^\s*extends\s+"([^"]+)"', re.MULTILINE)
+
+
+def chain(path: Path) -> list[Path]:
+    """A ruleset's file and, for a variant, its bases' files in turn, as far as they are found and make no
+    cycle (the checker says when they do not)."""
+    from rulesdsl.variants import base_path
+
+    files = [path]
+    while True:
+        names = _EXTENDS.findall(files[-1].read_bytes())
+        found = base_path(files[-1].parent, names[0].decode("utf-8", "replace")) if names else None
+        if found is None or any(found.resolve() == f.resolve() for f in files):
+            return files
+        files.append(found)
+
+
 def content_hash(path: Path) -> str:
-    """The hash of a ruleset and the templates it names: what a game's state records."""
+    """The hash of a ruleset and the templates it names (a variant's: and its bases and theirs): what a game's
+    state records."""
     h = hashlib.sha256()
-    text = path.read_bytes()
-    h.update(text)
-    for name in sorted(set(_TEMPLATE_NAME.findall(text))):
+    files = chain(path)
+    texts = [f.read_bytes() for f in files]
+    h.update(texts[0])
+    for name in sorted({name for text in texts for name in _TEMPLATE_NAME.findall(text)}):
         decoded = name.decode("utf-8", "replace")
-        template = path.parent / decoded
         # Only the files a game copies count: a file outside the folder is never read (the checker says E0510).
-        if plain_file_name(decoded) and template.is_file():
+        template = next((f.parent / decoded for f in files if (f.parent / decoded).is_file()), None)
+        if plain_file_name(decoded) and template is not None:
             h.update(name)
             h.update(template.read_bytes())
+    for f, text in zip(files[1:], texts[1:], strict=True):
+        h.update(f"\0{f.name}\0".encode())
+        h.update(text)
     return h.hexdigest()
 
 
@@ -111,32 +138,53 @@ def check_path(path: Path, display: str | None = None) -> Checked:
     source, problem = read_source(path, display or path.name)
     if problem is not None:
         return Checked(None, [problem], {source.name: source})
-    return check_source(source, path.parent, content_hash(path))
+    return check_source(source, path.parent, content_hash(path), path=path)
 
 
-def check_source(source: Source, folder: Path, source_hash: str, *, keep_names: bool = False) -> Checked:
+def check_source(source: Source, folder: Path, source_hash: str, *, keep_names: bool = False,
+                 path: Path | None = None) -> Checked:
     """`source` checked as if it were a file in `folder` (where its templates are read): `check_path` on a
     file, and the language server on an editor's text, which may differ from what is saved. With
     `keep_names`, the result keeps the checker's names (`env`), which hover and completion read."""
     from rulesdsl import checker
     from rulesdsl.parser import parse
 
+    from rulesdsl import variants
+
     sources = {source.name: source}
+    # A variant's bases are found from the file it is (or, in an editor, will be saved as).
+    path = path or folder / PurePosixPath(source.name).name
+    files = {source.name: path}
     module, diags = parse(source)
     if module is None or any(d.severity == "error" for d in diags):
-        return Checked(None, diags, sources, module)
+        return Checked(None, diags, sources, module, files=files)
+    own = module
+    folders = [folder]
+    if variants.is_variant(module):
+        loaded = variants.load(path, source, module, read_source, parse)
+        sources, files, folders = loaded.sources, loaded.files, loaded.folders
+        diags = [*diags, *loaded.diagnostics]
+        if loaded.module is None:
+            return Checked(None, _in_order(diags, list(sources)), sources, own, files=files)
+        module = loaded.module
+    rules = list(files)
     problems: list[Diagnostic] = []
-    loader = _templates_beside(folder, sources, problems)
+    loader = _templates_beside(folders, sources, problems, files)
     env = None
     if keep_names:
         c = checker.checking(module, source_hash, loader)  # type: ignore[arg-type]
         program, bag, env = c.program, c.env.diags, c.env
     else:
         program, bag = checker.check(module, source_hash, loader)  # type: ignore[arg-type]
-    # The ruleset's own diagnostics come first, then its templates', each in the order of its lines.
-    all_diags = sorted([*diags, *problems, *bag.sorted()],
-                       key=lambda d: (d.span.file != source.name, d.sort_key(), d.message))
-    return Checked(program, all_diags, sources, module, env)
+    return Checked(program, _in_order([*diags, *problems, *bag.sorted()], rules), sources, own, env, files)
+
+
+def _in_order(diags: list[Diagnostic], rules: list[str]) -> list[Diagnostic]:
+    """The ruleset's own diagnostics come first, then (a variant's) its bases' in the chain's order, then the
+    templates', each file's in the order of its lines."""
+    def rank(d: Diagnostic) -> int:
+        return rules.index(d.span.file) if d.span.file in rules else len(rules)
+    return sorted(diags, key=lambda d: (rank(d), d.sort_key(), d.message))
 
 
 def compile_path(path: Path) -> str:

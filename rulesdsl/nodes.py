@@ -613,6 +613,38 @@ class VictoryDecl(Decl):
     warn: Text | None
 
 
+# -- variants: rulesdsl/variants.py merges these away before the checker, which never sees them.
+@dataclass(frozen=True)
+class ExtendsDecl(Decl):
+    """`extends "PATH"`: this file is a variant of the ruleset at PATH (`name`), relative to this file."""
+
+    path_span: Span
+
+
+@dataclass(frozen=True)
+class OverrideDecl(Decl):
+    """`override DECL`: replaces (or, per kind, merges into) the base's declaration of DECL's kind and name."""
+
+    decl: Decl
+
+
+@dataclass(frozen=True)
+class OverrideRows(Decl):
+    """`override data THING { KEY: ... }`: these rows replace the base's rows of the same keys, or are added."""
+
+    rows: tuple[DataRow, ...]
+
+
+@dataclass(frozen=True)
+class RemoveDecl(Decl):
+    """`remove KIND NAME`, `remove data THING KEY`, `remove report field NAME`: drops the base's declaration,
+    data row or report field."""
+
+    kind: str  # param, thing, table, define, procedure, order, phase, victory, row, report field
+    key: str = ""  # a row's key (kind "row"); `name` is then the thing's
+    key_span: Span | None = None
+
+
 @dataclass(frozen=True)
 class Module:
     """One parsed `.rules` file."""

@@ -150,6 +150,35 @@ class _Builder(Transformer[Any, Any]):
     def start(self, meta: Any, decls: list[n.Decl]) -> n.Module:
         return n.Module(self.span(meta), self.source.name, tuple(decls))
 
+    # -- variants
+    @v_args(meta=True, inline=True)
+    def extends_decl(self, meta: Any, path: Token) -> n.ExtendsDecl:
+        return n.ExtendsDecl(self.span(meta), _unquote(str(path)), self.tspan(path), name_span=self.tspan(path))
+
+    @v_args(meta=True, inline=True)
+    def override_decl(self, meta: Any, decl: n.Decl) -> n.OverrideDecl:
+        return n.OverrideDecl(self.span(meta), decl.name, decl, name_span=decl.name_span)
+
+    @v_args(meta=True, inline=True)
+    def override_rows(self, meta: Any, name: Token, *rows: n.DataRow) -> n.OverrideRows:
+        return n.OverrideRows(self.span(meta), str(name), tuple(rows), name_span=self.tspan(name))
+
+    @v_args(meta=True, inline=True)
+    def remove_decl(self, meta: Any, kind: Token, name: Token) -> n.RemoveDecl:
+        return n.RemoveDecl(self.span(meta), str(name), str(kind), name_span=self.tspan(name))
+
+    @v_args(meta=True, inline=True)
+    def remove_row(self, meta: Any, thing: Token, key: Token) -> n.RemoveDecl:
+        return n.RemoveDecl(self.span(meta), str(thing), "row", str(key), self.tspan(key), name_span=self.tspan(thing))
+
+    @v_args(meta=True, inline=True)
+    def remove_report_field(self, meta: Any, name: Token) -> n.RemoveDecl:
+        return n.RemoveDecl(self.span(meta), str(name), "report field", name_span=self.tspan(name))
+
+    @v_args(inline=True)
+    def removable(self, tok: Token) -> Token:
+        return tok
+
     @v_args(meta=True, inline=True)
     def ruleset_decl(self, meta: Any, title: Token, *settings: n.Setting) -> n.RulesetDecl:
         return n.RulesetDecl(self.span(meta), _unquote(str(title)), tuple(settings))

@@ -333,9 +333,10 @@ class GameFolder:
         try:
             with lock_new_staging(staging):
                 staging.mkdir("rules")
-                # The ruleset and the templates it names: the game keeps the rules it started with.
+                # The ruleset and the templates it names (a variant's: and its bases and theirs, side by side):
+                # the game keeps the rules it started with.
                 for name in sorted(checked.sources):
-                    src = rules if name == rules.name else rules.parent / name
+                    src = checked.files.get(name) or (rules if name == rules.name else rules.parent / name)
                     try:
                         content = src.read_bytes()
                     except OSError as e:

@@ -28,6 +28,12 @@ class Scenario:
         return sorted(turns, key=lambda p: int(p.name.split("-", 1)[1]))
 
 
+def rules_file(ruleset: str) -> Path:
+    """A shipped ruleset's file, or a shipped variant's (rulesets/variants/)."""
+    path = ROOT / "rulesets" / f"{ruleset}.rules"
+    return path if path.is_file() else ROOT / "rulesets" / "variants" / f"{ruleset}.rules"
+
+
 def scenarios(ruleset: str) -> list[Scenario]:
     base = GOLDEN / ruleset
     return [Scenario(ruleset, p.name, p) for p in sorted(base.iterdir()) if (p / "scenario.yaml").is_file()]
@@ -36,7 +42,7 @@ def scenarios(ruleset: str) -> list[Scenario]:
 def start(s: Scenario, game_dir: Path) -> Iterator[tuple[str, str]]:
     """Starts a scenario's game; yields (output name, text) for every starting report (turn 0), in the
     order of their file names."""
-    rules = ROOT / "rulesets" / f"{s.ruleset}.rules"
+    rules = rules_file(s.ruleset)
     folder = GameFolder.create(rules, game_dir, s.folder / "scenario.yaml", None)
     for path in sorted((folder.turns_dir / "turn-000" / "reports").glob("*.txt")):
         yield path.stem, path.read_text(encoding="utf-8")
@@ -47,7 +53,7 @@ def play(s: Scenario, game_dir: Path) -> Iterator[tuple[int, str, str]]:
 
     The order files of a turn are processed in the order of their names, as if received in that order.
     """
-    rules = ROOT / "rulesets" / f"{s.ruleset}.rules"
+    rules = rules_file(s.ruleset)
     folder = GameFolder.create(rules, game_dir, s.folder / "scenario.yaml", None)
     for turn_dir in s.turn_dirs():
         # The GM's orders of a turn, filed as `rulesdsl gm GAMEDIR order` does before the turn runs: `gm-world.txt`

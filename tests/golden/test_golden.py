@@ -15,7 +15,9 @@ from syrupy.assertion import SnapshotAssertion
 
 from tests.golden.harness import Scenario, play, scenarios, start
 
-ALL = [s for ruleset in ("covert", "nukecards", "warlord", "wcg") for s in scenarios(ruleset)]
+# The shipped variants (rulesets/variants/) after the four rulesets.
+ALL = [s for ruleset in ("covert", "nukecards", "warlord", "wcg", "covert-twice-weekly", "nukecards-blitz")
+       for s in scenarios(ruleset)]
 
 
 @pytest.mark.parametrize("scenario", ALL, ids=[s.id for s in ALL])
