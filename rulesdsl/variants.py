@@ -108,15 +108,22 @@ def _load(path: Path, display: str, module: n.Module, seen: list[Path], out: Loa
     ext = extends[0]
     found = base_path(path.parent, ext.name)
     if found is None:
+        folder = (path.parent / ext.name).parent
+        written = PurePosixPath(ext.name).parent
+        near = sorted(str(written / f.name) if str(written) != "." else f.name
+                      for f in (folder.glob("*.rules") if folder.is_dir() else ()))
+        close = difflib.get_close_matches(ext.name, near, n=1)
         diags.append(Diagnostic(ext.path_span, "E0440", f"no ruleset `{ext.name}` to extend",
-                                notes=(f"looked for {path.parent / ext.name}",),
-                                help="the path is relative to this file's folder, as in `extends \"../covert.rules\"`"))
+                                notes=(f"looked for {posixpath.normpath(posixpath.join(posixpath.dirname(display), ext.name))}",),
+                                help=f"did you mean `{close[0]}`?" if close else
+                                "the path is relative to this file's folder, as in `extends \"../covert.rules\"`"))
         return None
     real = found.resolve()
     if real in seen:
         chain = " extends ".join([*(p.name for p in seen[seen.index(real):]), found.name])
         diags.append(Diagnostic(ext.path_span, "E0441", f"`extends` makes a cycle: {chain}",
-                                help="a base cannot extend its own variant; let only one file extend the other"))
+                                help="a ruleset cannot be its own base, directly or through its bases: "
+                                     "remove one of these `extends`"))
         return None
     written_here = found.parent == (path.parent / PurePosixPath(ext.name).parent)
     shown = posixpath.normpath(posixpath.join(posixpath.dirname(display),
@@ -173,8 +180,9 @@ def merge(base: n.Module, variant: n.Module, diags: list[Diagnostic]) -> n.Modul
 
     def once(key: tuple[str, str], d: n.Decl) -> bool:
         if key in touched:
-            error(_head(d), "E0448", f"{_named(key)} is overridden or removed twice in this variant",
-                  notes=(f"first at {touched[key].span}",), help="keep one of them")
+            verb = "removes" if isinstance(touched[key], n.RemoveDecl) else "overrides"
+            error(_head(d), "E0448", f"this variant already {verb} {_named(key)}",
+                  notes=(f"at {touched[key].span}",), help="keep one of the two")
             return False
         touched[key] = d
         return True
@@ -198,10 +206,11 @@ def merge(base: n.Module, variant: n.Module, diags: list[Diagnostic]) -> n.Modul
             key = key_of(d)
             if key in where:
                 old = base.decls[where[key]]
-                how = "override data " + d.name + " { KEY: ... }" if key[0] == "data" else "override"
+                how = f"override data {d.name} {{ KEY: ... }}" if key[0] == "data" else \
+                    f"override {key[0]} {key[1]} ...".replace("  ", " ")
                 error(_head(d), "E0442", f"the base already declares {_named(key)}",
                       notes=(f"declared at {old.span}",),
-                      help=f"write `{how}` to replace it, or give this one another name")
+                      help=f"write `{how}` to replace the base's, or give this one another name")
             else:
                 added.append(d)
     if len([d for d in diags if d.severity == "error"]) > errors:
