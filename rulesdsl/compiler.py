@@ -146,10 +146,8 @@ def check_source(source: Source, folder: Path, source_hash: str, *, keep_names: 
     """`source` checked as if it were a file in `folder` (where its templates are read): `check_path` on a
     file, and the language server on an editor's text, which may differ from what is saved. With
     `keep_names`, the result keeps the checker's names (`env`), which hover and completion read."""
-    from rulesdsl import checker
+    from rulesdsl import checker, variants
     from rulesdsl.parser import parse
-
-    from rulesdsl import variants
 
     sources = {source.name: source}
     # A variant's bases are found from the file it is (or, in an editor, will be saved as).

@@ -113,8 +113,9 @@ def _load(path: Path, display: str, module: n.Module, seen: list[Path], out: Loa
         near = sorted(str(written / f.name) if str(written) != "." else f.name
                       for f in (folder.glob("*.rules") if folder.is_dir() else ()))
         close = difflib.get_close_matches(ext.name, near, n=1)
+        looked = posixpath.normpath(posixpath.join(posixpath.dirname(display), ext.name))
         diags.append(Diagnostic(ext.path_span, "E0440", f"no ruleset `{ext.name}` to extend",
-                                notes=(f"looked for {posixpath.normpath(posixpath.join(posixpath.dirname(display), ext.name))}",),
+                                notes=(f"looked for {looked}",),
                                 help=f"did you mean `{close[0]}`?" if close else
                                 "the path is relative to this file's folder, as in `extends \"../covert.rules\"`"))
         return None
@@ -224,7 +225,7 @@ def _replace(old: n.Decl, new: n.Decl) -> n.Decl:
     if isinstance(old, n.RulesetDecl) and isinstance(new, n.RulesetDecl):
         return dataclasses.replace(new, settings=_by_name(old.settings, new.settings, lambda s: s.name))
     if isinstance(old, (n.ThingDecl, n.PlayerDecl, n.WorldDecl)) and type(new) is type(old):
-        fields = _by_name(old.fields, new.fields, lambda f: f.name)  # type: ignore[union-attr]
+        fields = _by_name(old.fields, new.fields, lambda f: f.name)
         return dataclasses.replace(new, fields=fields)
     if isinstance(old, n.OrdersDecl) and isinstance(new, n.OrdersDecl):
         settings = _by_name(old.settings, new.settings, lambda s: f"{s.kind} {s.name if s.kind == 'group' else ''}")
@@ -282,16 +283,16 @@ def _remove(d: n.RemoveDecl, decls: list[n.Decl | None], where: dict[tuple[str, 
                 decls[i] = dataclasses.replace(data, rows=tuple(r for r in data.rows if r.key != d.key))
         return
     if d.kind == "report field":
-        i = where.get(("report", ""))
-        report = decls[i] if i is not None else None
+        at = where.get(("report", ""))
+        report = decls[at] if at is not None else None
         names = [f.name for f in report.fields] if isinstance(report, n.ReportDecl) else []
         if not isinstance(report, n.ReportDecl) or d.name not in names:
             close = difflib.get_close_matches(d.name, names, n=1)
             error(d.name_span or _head(d), "E0444", f"the base's report has no field `{d.name}`",
                   help=f"did you mean `{close[0]}`?" if close else None)
             return
-        if once(("report field", d.name), d):
-            decls[i] = dataclasses.replace(report, fields=tuple(f for f in report.fields if f.name != d.name))  # type: ignore[index]
+        if at is not None and once(("report field", d.name), d):
+            decls[at] = dataclasses.replace(report, fields=tuple(f for f in report.fields if f.name != d.name))
         return
     key = (d.kind, d.name)
     if key not in where or decls[where[key]] is None:
