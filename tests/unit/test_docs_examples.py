@@ -10,6 +10,8 @@ slip in unchecked. Kinds:
   expect CODE KIND ...    as KIND, but the example shows a mistake on purpose: exactly error CODE.
   elided [KIND ...]       a sketch where `...` stands for left-out lines (it must really leave some out);
                           with a KIND, checked as that KIND once the `...` are taken out.
+  variant                 a variant, as rulesets/variants/NAME.rules: `extends "../covert.rules"` (or another
+                          shipped ruleset) finds its base: no error.
   scenario RULESET [part]  a scenario for rulesets/RULESET.rules (`previous`: the last `whole` block
                           before it): `rulesdsl new` accepts it (with `part`, after adding two
                           players to it).
@@ -309,8 +311,23 @@ def test_docs_example(block: Block, tmp_path: Path) -> None:
     if kind == "expect":
         expected = [args[0]]
         kind, *args = args[1:]
-    codes, shown = error_codes(tmp_path, ruleset_for(kind, args, text))
+    if kind == "variant":
+        codes, shown = variant_codes(tmp_path, text)
+    else:
+        codes, shown = error_codes(tmp_path, ruleset_for(kind, args, text))
     assert codes == expected, shown
+
+
+def variant_codes(folder: Path, text: str) -> tuple[list[str], str]:
+    """A variant written in rulesets/variants/ beside copies of the shipped rulesets and their templates."""
+    for f in (ROOT / "rulesets").iterdir():
+        if f.is_file():
+            (folder / f.name).write_bytes(f.read_bytes())
+    (folder / "variants").mkdir()
+    path = folder / "variants" / "docs.rules"
+    path.write_text(text, encoding="utf-8")
+    errors = [d for d in check_path(path).diagnostics if d.severity == "error"]
+    return [d.code for d in errors], show(errors)
 
 
 TWO_PLAYERS = [{"name": "Ann", "account": "20408", "code": "A"}, {"name": "Bob", "account": "1001", "code": "B"}]
