@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from rulesdsl import __version__
 from rulesdsl.diagnostics import CompileError, Diagnostic
-from rulesdsl.source import Source, Span, plain_file_name
+from rulesdsl.source import Source, Span, base_path, plain_file_name
 
 if TYPE_CHECKING:
     import jinja2
@@ -100,35 +100,35 @@ _TEMPLATE_NAME = re.compile(rb'^\s*(?:template|html)\s+"([^"]+)"', re.MULTILINE)
 _EXTENDS = re.compile(rb'^\s*extends\s+"([^"]+)"', re.MULTILINE)
 
 
-def chain(path: Path) -> list[Path]:
-    """A ruleset's file and, for a variant, its bases' files in turn, as far as they are found and make no
-    cycle (the checker says when they do not)."""
-    from rulesdsl.variants import base_path
-
-    files = [path]
+def chain(path: Path) -> list[tuple[Path, bytes]]:
+    """A ruleset's file and, for a variant, its bases' files in turn, each with its bytes, as far as they are
+    found and make no cycle (the checker says when they do not)."""
+    files = [(path, path.read_bytes())]
     while True:
-        names = _EXTENDS.findall(files[-1].read_bytes())
-        found = base_path(files[-1].parent, names[0].decode("utf-8", "replace")) if names else None
-        if found is None or any(found.resolve() == f.resolve() for f in files):
+        last, text = files[-1]
+        names = _EXTENDS.findall(text)
+        found = base_path(last.parent, names[0].decode("utf-8", "replace")) if names else None
+        if found is None or any(found.resolve() == f.resolve() for f, _ in files):
             return files
-        files.append(found)
+        files.append((found, found.read_bytes()))
 
 
 def content_hash(path: Path) -> str:
     """The hash of a ruleset and the templates it names (a variant's: and its bases and theirs): what a game's
-    state records."""
+    state records. A ruleset that extends nothing hashes as before variants existed."""
     h = hashlib.sha256()
     files = chain(path)
-    texts = [f.read_bytes() for f in files]
-    h.update(texts[0])
-    for name in sorted({name for text in texts for name in _TEMPLATE_NAME.findall(text)}):
+    h.update(files[0][1])
+    for name in sorted({name for _, text in files for name in _TEMPLATE_NAME.findall(text)}):
         decoded = name.decode("utf-8", "replace")
         # Only the files a game copies count: a file outside the folder is never read (the checker says E0510).
-        template = next((f.parent / decoded for f in files if (f.parent / decoded).is_file()), None)
-        if plain_file_name(decoded) and template is not None:
+        if not plain_file_name(decoded):
+            continue
+        template = next((f.parent / decoded for f, _ in files if (f.parent / decoded).is_file()), None)
+        if template is not None:
             h.update(name)
             h.update(template.read_bytes())
-    for f, text in zip(files[1:], texts[1:], strict=True):
+    for f, text in files[1:]:
         h.update(f"\0{f.name}\0".encode())
         h.update(text)
     return h.hexdigest()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
 
 
 @dataclass(frozen=True)
@@ -66,3 +67,13 @@ def plain_file_name(name: str) -> bool:
     a file the game either never copies or copies somewhere the ruleset no longer finds it. Game folders
     need POSIX (fcntl), where a backslash is a character of a file name like any other."""
     return name not in ("", ".", "..") and "/" not in name and "\x00" not in name
+
+
+def base_path(folder: Path, written: str) -> Path | None:
+    """The file a variant's `extends "WRITTEN"` names from a file in `folder`: at that path, else by its file
+    name in the same folder (a game's rules/ folder, where `rulesdsl new` copies a chain's files side by
+    side). Here, not in variants.py, because a turn computes its cache key with it and imports no compiler."""
+    for candidate in (folder / written, folder / PurePosixPath(written).name):
+        if candidate.is_file():
+            return candidate
+    return None

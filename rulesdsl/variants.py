@@ -40,7 +40,7 @@ from typing import TypeVar
 
 from rulesdsl import nodes as n
 from rulesdsl.diagnostics import Diagnostic
-from rulesdsl.source import Source, Span
+from rulesdsl.source import Source, Span, base_path
 
 T = TypeVar("T")
 
@@ -78,15 +78,6 @@ def load(path: Path, source: Source, module: n.Module, read: Reader, parse: Pars
     out = Loaded(None, sources={source.name: source}, files={source.name: path}, folders=[path.parent])
     out.module = _load(path, source.name, module, [path.resolve()], out, read, parse)
     return out
-
-
-def base_path(folder: Path, written: str) -> Path | None:
-    """The file `extends "WRITTEN"` names from a file in `folder`: at that path, else by its file name in the
-    same folder (a game's rules/ folder, where `rulesdsl new` copies a chain's files side by side)."""
-    for candidate in (folder / written, folder / PurePosixPath(written).name):
-        if candidate.is_file():
-            return candidate
-    return None
 
 
 def _load(path: Path, display: str, module: n.Module, seen: list[Path], out: Loaded, read: Reader,
