@@ -12,7 +12,8 @@ variant's own file). The variant's declarations are read against the base's, by 
   (the settings written, by kind: a group's limit by its group), and the report (the fields written, and
   `template` or `html` if written);
 - `override data THING { KEY: ... }` replaces the base's rows of those keys, or adds them;
-- `remove KIND NAME`, `remove data THING KEY` and `remove report field NAME` drop the base's.
+- `remove KIND NAME`, `remove data THING KEY` and `remove report field NAME` drop the base's (a thing
+  removed takes its `data` and `links` with it).
 
 A base may itself be a variant (a chain), never in a cycle. Every node keeps the span of the file it was
 written in, so the checker, which sees one program and knows nothing of variants, points each diagnostic at
@@ -290,6 +291,11 @@ def _remove(d: n.RemoveDecl, decls: list[n.Decl | None], where: dict[tuple[str, 
         _unknown(d, key, base, "E0444", "remove", error)
     elif once(key, d):
         decls[where[key]] = None
+        if d.kind == "thing":
+            # Its data rows and links are its instances and their ties: they go with it.
+            for i, x in enumerate(decls):
+                if isinstance(x, (n.DataDecl, n.LinksDecl)) and x.name == d.name:
+                    decls[i] = None
 
 
 def _unknown(d: n.Decl, key: tuple[str, str], base: n.Module, code: str, word: str,

@@ -62,6 +62,17 @@ report {
   fame = me.fame
   template "base.report.j2"
 }
+thing Omen keyed by code {
+  name: text
+  near: set of Omen
+}
+data Omen(code, name) {
+  COMET: "comet"
+  ECLIPSE: "eclipse"
+}
+links Omen.near {
+  COMET: ECLIPSE
+}
 '''
 
 TEMPLATE = "{{ game.title }} {{ gold }} {{ fame }}\n"
@@ -106,6 +117,7 @@ remove order feast
 remove phase feasts
 remove param bonus
 remove report field fame
+remove thing Omen
 phase tithes { }
 ''')
     loaded = _merged(path)
@@ -121,7 +133,8 @@ phase tithes { }
     assert [(s.name, s.value) for s in header.settings] == [("turn", "season"), ("version", "2")]
     levy = _decl(m, n.ParamDecl, "levy")
     assert isinstance(levy, n.ParamDecl) and isinstance(levy.default, n.Number) and levy.default.value == 5
-    assert not [d for d in m.decls if d.name in ("bonus", "feast", "feasts")]
+    # A thing removed takes its data rows and links with it.
+    assert not [d for d in m.decls if d.name in ("bonus", "feast", "feasts", "Omen")]
     player = _decl(m, n.PlayerDecl, "Player")
     assert isinstance(player, n.PlayerDecl)
     assert [(f.name, f.span.file) for f in player.fields] == [("gold", "quick.rules"),
