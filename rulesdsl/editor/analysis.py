@@ -95,7 +95,7 @@ def analyse(text: str, name: str, folder: Path, source_hash: str = "") -> Analys
 def _index(a: Analysis) -> None:
     assert a.module is not None and a.env is not None
     env, src = a.env, a.source
-    for decl in a.module.decls:
+    for decl in _own(a.module):
         at = decl.name_span or _name_after(src, decl.span, decl.name)
         doc = comment_on(src, decl.span.line)
         if isinstance(decl, n.ParamDecl) and decl.name in env.params:
@@ -252,10 +252,17 @@ def _nodes(value: object) -> Iterator[object]:
 
 
 def enclosing(module: n.Module, line: int, col: int) -> n.Decl | None:
-    for decl in module.decls:
+    for decl in _own(module):
         if _within(decl.span, line, col):
             return decl
     return None
+
+
+def _own(module: n.Module) -> Iterator[n.Decl]:
+    """The declarations written in this file; a variant's `override` stands for the declaration it holds (its
+    base's declarations are in other files, and not indexed here)."""
+    for decl in module.decls:
+        yield decl.decl if isinstance(decl, n.OverrideDecl) else decl
 
 
 @dataclass(frozen=True)

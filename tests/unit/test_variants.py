@@ -216,3 +216,15 @@ def test_a_variant_game_keeps_its_bases_side_by_side_and_plays(tmp_path: Path) -
     result = folder.process_turn(sorted(turn.glob("*.txt")), force=True)
     report = dict((p.stem, p) for _, p in result.reports)["202-industrialist"].read_text(encoding="utf-8")
     assert "Fixed income:      $17 million a turn" in report and "Cash on hand:      $43 million" in report
+
+
+def test_the_editor_indexes_a_variants_own_declarations() -> None:
+    from rulesdsl.editor.analysis import analyse
+
+    path = ROOT / "rulesets" / "variants" / "nukecards-blitz.rules"
+    a = analyse(path.read_text(encoding="utf-8"), path.name, path.parent)
+    assert a.ok
+    # An `override` is indexed as the declaration it holds, where the variant writes it.
+    span = a.symbols["starting_population"].span
+    assert span is not None and (span.file, span.line) == ("nukecards-blitz.rules", 19)
+    assert a.symbols["last_round"].kind == "param"
