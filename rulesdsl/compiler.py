@@ -97,7 +97,18 @@ def compiler_fingerprint() -> str:
 _TEMPLATE_NAME = re.compile(rb'^\s*(?:template|html)\s+"([^"]+)"', re.MULTILINE)
 
 
-_EXTENDS = re.compile(rb'^\s*extends\s+"([^"]+)"', re.MULTILINE)
+# Found by its word, then checked to start its line: a search anchored at every line start cost Warlord's turn
+# 0.6 ms.
+_EXTENDS = re.compile(rb'extends[ \t]+"([^"\n]+)"')
+
+
+def _extends(text: bytes) -> str | None:
+    """The base a ruleset's text names in `extends "..."`, if it has a line that starts so."""
+    for m in _EXTENDS.finditer(text):
+        start = text.rfind(b"\n", 0, m.start()) + 1
+        if not text[start:m.start()].strip():
+            return m.group(1).decode("utf-8", "replace")
+    return None
 
 
 def chain(path: Path) -> list[tuple[Path, bytes]]:
@@ -106,8 +117,8 @@ def chain(path: Path) -> list[tuple[Path, bytes]]:
     files = [(path, path.read_bytes())]
     while True:
         last, text = files[-1]
-        names = _EXTENDS.findall(text)
-        found = base_path(last.parent, names[0].decode("utf-8", "replace")) if names else None
+        name = _extends(text)
+        found = base_path(last.parent, name) if name is not None else None
         if found is None or any(found.resolve() == f.resolve() for f, _ in files):
             return files
         files.append((found, found.read_bytes()))
