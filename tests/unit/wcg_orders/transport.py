@@ -48,12 +48,16 @@ def _kind_of(turn: int) -> str:
     return "budget" if step == 0 else "action" if step % 2 == 1 else "reaction"
 
 
-def _held(report: dict[str, Any], active: bool = True) -> dict[tuple[str, str], int]:
-    """The report's force rows -> units by (country, kind): active ones only, or every one."""
+def _held(report: dict[str, Any], active: bool = True, aboard: bool = False) -> dict[tuple[str, str], int]:
+    """The report's force rows -> units by (country, kind): active ones only (free, or only those aboard a
+    carrier with `aboard`), or every one."""
     held: dict[tuple[str, str], int] = {}
     for row in report["forces"]:
         m = FORCE.match(row)
-        if m is None or m["country"] not in COUNTRIES or (active and m["state"] not in (None, "hidden")):
+        if m is None or m["country"] not in COUNTRIES:
+            continue
+        on_deck = (m["state"] or "").startswith("aboard")
+        if active and (on_deck != aboard or (not on_deck and m["state"] not in (None, "hidden"))):
             continue
         k = _kind(m["kind"])
         if k is not None:
@@ -71,6 +75,7 @@ def orders(report: dict[str, Any], turn: int, rng: random.Random,
     if home is None or home == OVERSEAS or kind == "budget":
         return lines, bad
     held = _held(report)
+    on_deck = _held(report, aboard=True)
     owned = _held(report, active=False)
     # Each lot bought once, when a player of an industrial country has saved enough (spending runs before the
     # moves, so the units can sail in the same turn; the next turn's report shows them).
@@ -107,7 +112,7 @@ def orders(report: dict[str, Any], turn: int, rng: random.Random,
             lines.append(f"MOVE CGO,1,{OVERSEAS},{home}")
             if n > 0:
                 lines.append(f"MOVE INF,{n},{OVERSEAS},{home}")
-        if held.get((home, "CAR"), 0) >= 1 and held.get((home, "ICBM"), 0) >= 1 and rng.random() < 0.5:
+        if held.get((home, "CAR"), 0) >= 1 and on_deck.get((home, "ICBM"), 0) >= 1 and rng.random() < 0.5:
             lines.append(f"FIRE {home},1,CAN")
     # A landing and an airdrop in one plan against the country across the sea, made only when no plan is launched
     # (another maker may call a launched one off in the same turn, and the number the rules give a new plan is
