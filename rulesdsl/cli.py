@@ -74,16 +74,21 @@ def cmd_compile(args: argparse.Namespace) -> int:
     except CompileError as e:
         print(render_text(e.diagnostics, e.sources), file=sys.stderr)
         return 1
-    if args.output in (None, "-"):
+    return _write_output(args.output, text)
+
+
+def _write_output(output: str | None, text: str) -> int:
+    """`-o FILE` (or stdout for none or `-`) of compile and doc: 0, or 2 when the file cannot be written."""
+    if output in (None, "-"):
         sys.stdout.write(text)
-    else:
-        try:
-            Path(args.output).write_text(text, encoding="utf-8")
-        except OSError as e:
-            # A failed write() carries no file name: name the file here.
-            print(f"error: {args.output}: {e.strerror or e}", file=sys.stderr)
-            return 2
-        print(f"wrote {args.output}")
+        return 0
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as e:
+        # A failed write() carries no file name: name the file here.
+        print(f"error: {output}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    print(f"wrote {output}")
     return 0
 
 
@@ -139,16 +144,7 @@ def cmd_doc(args: argparse.Namespace) -> int:
         print(render_text(checked.diagnostics, checked.sources), file=sys.stderr)
         return 1
     text = rulebook(checked.program, checked.sources[args.rules].text, as_html=args.html)
-    if args.output in (None, "-"):
-        sys.stdout.write(text)
-        return 0
-    try:
-        Path(args.output).write_text(text, encoding="utf-8")
-    except OSError as e:
-        print(f"error: {args.output}: {e.strerror or e}", file=sys.stderr)
-        return 2
-    print(f"wrote {args.output}")
-    return 0
+    return _write_output(args.output, text)
 
 
 def cmd_new(args: argparse.Namespace) -> int:

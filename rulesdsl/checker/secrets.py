@@ -59,16 +59,21 @@ def _secret_tables(secrets: _Secrets, p: ir.Program) -> dict[str, tuple[str, ...
             mine |= secrets.reads.get(name, set())
         shown[t.name] = mine | set(secrets.table(t.name))
         read[t.name] = {x.table for x in ir.walk(values) if isinstance(x, ir.TableGet)}
-    changed = True
-    while changed:  # a table whose values read a secret table's shows its secrets too, however far
-        changed = False
-        for name, others in read.items():
-            for other in others:
-                extra = shown.get(other, set()) - shown[name]
-                if extra:
-                    shown[name] |= extra
-                    changed = True
+    _close(shown, read)  # a table whose values read a secret table's shows its secrets too, however far
     return {name: tuple(sorted(s)) for name, s in shown.items() if s}
+
+
+def _close(sets: dict[str, set[str]], edges: dict[str, set[str]]) -> None:
+    """Grow each name's set by the sets of the names it reaches through `edges`, however far (cycles too)."""
+    changed = True
+    while changed:
+        changed = False
+        for name, others in edges.items():
+            for other in others:
+                extra = sets.get(other, set()) - sets[name]
+                if extra:
+                    sets[name] |= extra
+                    changed = True
 
 
 def _bodies(p: ir.Program) -> Iterator[tuple[ir.Node | tuple[ir.Node, ...], bool]]:
@@ -265,13 +270,5 @@ def _function_reads(env: Env, program: ir.Program) -> dict[str, set[str]]:
     for proc in program.procedures:
         if proc.result is not None:
             reads[proc.name], calls[proc.name] = _returned_reads(env, proc)
-    changed = True
-    while changed:
-        changed = False
-        for name, called in calls.items():
-            for callee in called:
-                extra = reads.get(callee, set()) - reads[name]
-                if extra:
-                    reads[name] |= extra
-                    changed = True
+    _close(reads, calls)
     return reads
