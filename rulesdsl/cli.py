@@ -143,7 +143,7 @@ def cmd_doc(args: argparse.Namespace) -> int:
         # A rulebook of rules that do not check would teach players a game that cannot run.
         print(render_text(checked.diagnostics, checked.sources), file=sys.stderr)
         return 1
-    text = rulebook(checked.program, checked.sources[args.rules].text, as_html=args.html)
+    text = rulebook(checked.program, checked.sources, as_html=args.html)
     return _write_output(args.output, text)
 
 

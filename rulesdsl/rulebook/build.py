@@ -1,15 +1,17 @@
-"""Checked program (`ir.Program`) and its source text -> the rulebook's document model (model.Book).
+"""Checked program (`ir.Program`) and its sources -> the rulebook's document model (model.Book).
 
 Everything a player reads comes from the rules: an order's line from its syntax (the text the runtime reads
 lines with and refusals echo), its arguments' types and ranges, cost, limits and refusal reasons from the IR,
 meanings from the comments beside them (comments.py), which tables are secret from the checker's secrets
 analysis (`Program.secret_tables`). Expressions are shown as the ruleset writes them, cut from the source by
-their spans.
+their spans. A variant's rulebook reads each declaration's comments and text from the file its span names:
+the base's orders with the base's comments, the variant's overrides with the variant's.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import PurePath
 from typing import Any
@@ -22,8 +24,12 @@ from rulesdsl.runtime.syntax import split
 from rulesdsl.source import Source, Span
 
 
-def build(program: ir.Program, source: str) -> m.Book:
-    return _Builder(program, source).book()
+def build(program: ir.Program, sources: Mapping[str, Source] | str) -> m.Book:
+    """The book of a checked program, from its sources by display name (as the checker keeps them), or from
+    the text of a ruleset of one file."""
+    if isinstance(sources, str):
+        sources = {program.source_name: Source(program.source_name, sources)}
+    return _Builder(program, sources).book()
 
 
 def slug(*words: str) -> str:
@@ -89,14 +95,23 @@ def paragraphs(lines: list[str]) -> tuple[m.Inline, ...]:
 
 
 class _Builder:
-    def __init__(self, program: ir.Program, source: str) -> None:
+    def __init__(self, program: ir.Program, sources: Mapping[str, Source]) -> None:
         self.p = program
-        self.lines = source.splitlines()
-        self.source = Source(program.source_name, source)
+        self.sources = sources
+        self.main = program.source_name
+        # The ruleset's own file first, then its bases as its declarations name them: the variant's
+        # `data` block and notes come before the base's.
+        self.files = list(dict.fromkeys([self.main, *(x.span.file for x in program.nodes()
+                                                      if x.span is not None and x.span.file in sources)]))
+        self.texts = {name: sources[name].text.splitlines() for name in self.files}
+        self.lines = self.texts[self.main]
         self.money_places = _places(program.settings.get("money"))
         self.unit = str(program.settings.get("turn", "turn"))
         self.secret_params = {x.name for x in program.params if x.secret}
-        self.blocks = _data_lines(self.lines)
+        self.blocks: dict[tuple[str, str], tuple[str, int]] = {}
+        for name in self.files:
+            for key, line in _data_lines(self.texts[name]).items():
+                self.blocks.setdefault(key, (name, line))
         self.numbered = {t.name for t in program.things if t.numbered}
         self.runs: dict[str, list[str]] = {}
         for ph in program.phases:
@@ -113,15 +128,21 @@ class _Builder:
         span = node.span
         if span is None:
             return "..."
-        return " ".join(_slice(self.source, span).split())
+        return " ".join(_slice(self.sources.get(span.file, self.sources[self.main]), span).split())
 
-    def above(self, line: int) -> list[str]:
-        """The comment above a declaration, from below the last rule line (`# ---- orders`) that heads a part
-        of the file, not the declaration."""
-        return comments.comment_above(self.lines, line, until_rule=True)
+    def file_of(self, node: ir.Node | None) -> str:
+        """The file a declaration is written in: a variant's base holds what the variant does not override."""
+        span = node.span if node is not None else None
+        return span.file if span is not None and span.file in self.texts else self.main
 
-    def at(self, line: int) -> str:
-        return comments.comment_at(self.lines, line)
+    def above(self, node: ir.Node, line: int | None = None) -> list[str]:
+        """The comment above a declaration (at `line` of its file, or its own), from below the last rule line
+        (`# ---- orders`) that heads a part of the file, not the declaration."""
+        return comments.comment_above(self.texts[self.file_of(node)], line if line is not None else _line(node),
+                                      until_rule=True)
+
+    def at(self, node: ir.Node, line: int | None = None) -> str:
+        return comments.comment_at(self.texts[self.file_of(node)], line if line is not None else _line(node))
 
     def value(self, v: Any, ty: T.Ty | None = None) -> str:
         if isinstance(v, bool):
@@ -283,7 +304,7 @@ class _Builder:
     def phase_item(self, ph: ir.Phase) -> m.Inline:
         said: list[m.Inline] = []
         orders = list(dict.fromkeys(o for node in ir.walk(ph.body) if isinstance(node, ir.Run) for o in node.orders))
-        about = " ".join(re.sub(r"^\d+\.\s*", "", line) for line in self.above(ph.line))
+        about = " ".join(re.sub(r"^\d+\.\s*", "", line) for line in self.above(ph))
         if about:
             said.append(prose(about + ("" if about.endswith((".", '."', ".)")) else ".")))
         if orders:
@@ -416,7 +437,7 @@ class _Builder:
             refusals.append(self.message(check.message, names))
         for fail in self._fails(o.effect):
             refusals.append(self.message(fail.text, names))
-        about = paragraphs(self.above(o.line))
+        about = paragraphs(self.above(o))
         return m.Order(slug("order", o.name), o.name, _syntax(o.pattern), about, tuple(facts),
                        self.args_table(o) if o.args else None, tuple(dict.fromkeys(refusals)))
 
@@ -427,8 +448,8 @@ class _Builder:
     def args_table(self, o: ir.Order) -> m.Table:
         rows = []
         for a in o.args:
-            line = a.span.line if a.span is not None else o.line
-            rows.append(((("arg", a.name),), self.arg_type(a), self.arg_range(a), prose(self.at(line))))
+            said = self.at(a, a.span.line) if a.span is not None else self.at(o)
+            rows.append(((("arg", a.name),), self.arg_type(a), self.arg_range(a), prose(said)))
         columns = ["argument", "what to write", "values", "meaning"]
         # A column no argument fills says nothing: left out.
         keep = [i for i in range(len(columns)) if i < 2 or any(text for row in rows for _, text in row[i])]
@@ -485,7 +506,7 @@ class _Builder:
         items = []
         for v in self.p.victories:
             held = f", and it holds for {v.held_for} {self.unit}s in a row" if v.held_for > 1 else ""
-            about = " ".join(self.above(v.line))
+            about = " ".join(self.above(v))
             items.append(join(m.code(v.name), m.text(": a player "), m.code(v.var), m.text(" wins when "),
                               m.code(self.src(v.when)),
                               m.text(held + "."), (("text", " "), *prose(about)) if about else ()))
@@ -501,7 +522,7 @@ class _Builder:
         # Written as a scenario sets them: true and false, not yes and no.
         rows = tuple((m.code(x.name), m.text(str(x.default).lower() if isinstance(x.default, bool)
                                              else self.value(x.default, x.ty)),
-                      prose(self.at(x.line) or " ".join(self.above(x.line)))) for x in shown)
+                      prose(self.at(x) or " ".join(self.above(x)))) for x in shown)
         blocks: list[m.Block] = [
             m.Para(m.text("The numbers the rules are built on. A game may set other values: its game master "
                           "says so when it starts.")),
@@ -535,7 +556,7 @@ class _Builder:
                 rows.append((*(m.text(self.value(k, ty)) for k, ty in zip(key, t.param_types, strict=True)), shown))
         columns = ("chance", "result") if t.kind == "weighted" else (*keys, "result")
         sig = f"{t.name}({', '.join(keys)})" if keys else t.name
-        return m.Table(slug("table", t.name), m.code(sig), columns, tuple(rows), paragraphs(self.above(t.line)))
+        return m.Table(slug("table", t.name), m.code(sig), columns, tuple(rows), paragraphs(self.above(t)))
 
     def bounds(self, b: Any) -> str:
         low, low_open, high, high_open = b
@@ -561,8 +582,8 @@ class _Builder:
                 continue
             types = {f.name: f.ty for f in thing.fields}
             columns = [c for c in types if any(c in r.values for r in rows)]
-            line = self.blocks.get(("data", thing.name))
-            about = paragraphs(self.above(line)) if line is not None else ()
+            block = self.blocks.get(("data", thing.name))
+            about = paragraphs(comments.comment_above(self.texts[block[0]], block[1], until_rule=True)) if block else ()
             body = tuple((m.text(r.key), *(m.text(self.value(r.values.get(c), types[c])) if c in r.values
                                           else m.text("") for c in columns)) for r in rows)
             blocks.append(m.Table(f"data-{slug(thing.name)}", m.text(thing.name), (thing.key, *columns), body, about))
@@ -571,32 +592,35 @@ class _Builder:
     # ---------------------------------------------------------------- designer's notes
 
     def notes_section(self) -> m.Section | None:
-        decls = self.declarations()
         items: list[m.Inline] = []
-        for note in comments.designer_notes(self.lines):
-            what = self.note_place(note, decls)
-            if what is None:
-                continue  # about a secret: only the game master reads it
-            items.append(join(what, m.text(": "), prose(note.text)))
+        for name in self.files:
+            decls = self.declarations(name)
+            for note in comments.designer_notes(self.texts[name]):
+                what = self.note_place(note, decls, self.texts[name], base=name != self.main)
+                if what is None:
+                    continue  # about a secret (only the game master reads it), or what a variant replaced
+                items.append(join(what, m.text(": "), prose(note.text)))
         if not items:
             return None
         return m.Section("designers-notes", "Designer's notes", (
             m.Para(m.text("Where the rules decide a point for a reason, the designer says why.")),
             m.Bullets(tuple(items))))
 
-    def declarations(self) -> list[tuple[int, str, m.Inline | None]]:
-        """(line, keyword, label) for each declaration, by line; label None for a secret one."""
+    def declarations(self, file: str) -> list[tuple[int, str, m.Inline | None]]:
+        """(line, keyword, label) for each declaration written in `file`, by line; label None for a secret one."""
         p = self.p
         out: list[tuple[int, str, m.Inline | None]] = []
+        player_file = self.file_of(p.player_fields[0] if p.player_fields else None)
+        world_file = self.file_of(p.world_fields[0] if p.world_fields else None)
         for x in p.params:
             out.append((x.line, "param", None if x.secret else join(m.text("parameter "), m.code(x.name))))
         for thing in p.things:
             out.append((thing.line, "thing", join(m.text("thing "), m.code(thing.name))))
         if p.grid is not None:
             out.append((p.grid.line, "grid", join(m.text("the map "), m.code(p.grid.name))))
-        if p.player_line:
+        if p.player_line and player_file == file:
             out.append((p.player_line, "player", m.text("the player")))
-        if p.world_line:
+        if p.world_line and world_file == file:
             out.append((p.world_line, "world", m.text("the world")))
         for t in p.tables:
             # A note on a secret table is about the secret: only the game master reads it.
@@ -614,18 +638,30 @@ class _Builder:
             out.append((v.line, "victory", join(m.text("victory "), m.code(v.name))))
         if p.report is not None:
             out.append((p.report.line, "report", m.text("the report")))
-        for (word, name), line in self.blocks.items():
-            out.append((line, word, join(m.text(f"{word} "), m.code(name))))
+        for (word, name), line in _data_lines(self.texts[file]).items():
+            if self.blocks.get((word, name)) == (file, line):
+                out.append((line, word, join(m.text(f"{word} "), m.code(name))))
         return sorted(out, key=lambda x: x[0])
 
-    def note_place(self, note: comments.Note, decls: list[tuple[int, str, m.Inline | None]]) -> m.Inline | None:
-        """Where a note belongs: the declaration right below it, or the one it stands in."""
+    def note_place(self, note: comments.Note, decls: list[tuple[int, str, m.Inline | None]], text: list[str],
+                   base: bool = False) -> m.Inline | None:
+        """Where a note belongs: the declaration right below it, or the one it stands in. In a variant's base,
+        a note on a declaration the variant overrides or removes goes with it (None): the variant's own
+        comments say what holds."""
         lines = {line: label for line, _, label in decls}
         after = note.line if note.trailing else note.end_line + 1
-        while after <= len(self.lines) and not note.trailing and not self.lines[after - 1].strip():
+        while after <= len(text) and not note.trailing and not text[after - 1].strip():
             after += 1
         if after in lines:
             return lines[after]
+        if base:
+            # A declaration starts at the line's first column (the layout `rulesdsl fmt` keeps): the
+            # declaration a note stands in or above is the nearest such line at or above where it points.
+            top = next((i for i in range(min(after, len(text)), 0, -1) if _starts_declaration(text[i - 1])), 0)
+            if top in lines:
+                return lines[top]
+            if top and text[top - 1].split()[0] not in _UNLISTED:
+                return None
         inside = [label for line, _, label in decls if line <= note.line]
         if not inside:
             return m.text("the rules")
@@ -643,6 +679,22 @@ def _data_lines(lines: list[str]) -> dict[tuple[str, str], int]:
         if found is not None:
             out.setdefault((found.group(1), found.group(2)), i + 1)
     return out
+
+
+# The blocks the notes section names no declaration for: a note in one goes with the declaration above it.
+_UNLISTED = ("calendar", "discard", "extends", "orders", "ruleset", "stop")
+
+
+def _starts_declaration(line: str) -> bool:
+    return bool(line[:1].strip()) and line[:1] not in "#}"
+
+
+def _line(node: ir.Node) -> int:
+    """A declaration's line: the IR keeps it beside the span, which expressions alone may lack."""
+    line = getattr(node, "line", None)
+    if isinstance(line, int):
+        return line
+    return node.span.line if node.span is not None else 0
 
 
 def _slice(source: Source, span: Span) -> str:
