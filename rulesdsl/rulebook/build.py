@@ -593,9 +593,13 @@ class _Builder:
 
     def notes_section(self) -> m.Section | None:
         items: list[m.Inline] = []
+        # The book opens with the file's head comment: a note there (or a marker it quotes) is read already.
+        head = next((i for i, line in enumerate(self.lines) if not line.strip().startswith("#")), len(self.lines))
         for name in self.files:
             decls = self.declarations(name)
             for note in comments.designer_notes(self.texts[name]):
+                if name == self.main and note.line <= head:
+                    continue
                 what = self.note_place(note, decls, self.texts[name], base=name != self.main)
                 if what is None:
                     continue  # about a secret (only the game master reads it), or what a variant replaced
@@ -643,6 +647,11 @@ class _Builder:
                 out.append((line, word, join(m.text(f"{word} "), m.code(name))))
         return sorted(out, key=lambda x: x[0])
 
+    def merged_label(self, kind: str, name: str) -> m.Inline | None:
+        if kind == "thing":
+            return join(m.text("thing "), m.code(name))
+        return {"player": m.text("the player"), "world": m.text("the world"), "report": m.text("the report")}[kind]
+
     def note_place(self, note: comments.Note, decls: list[tuple[int, str, m.Inline | None]], text: list[str],
                    base: bool = False) -> m.Inline | None:
         """Where a note belongs: the declaration right below it, or the one it stands in. In a variant's base,
@@ -660,7 +669,11 @@ class _Builder:
             top = next((i for i in range(min(after, len(text)), 0, -1) if _starts_declaration(text[i - 1])), 0)
             if top in lines:
                 return lines[top]
-            if top and text[top - 1].split()[0] not in _UNLISTED:
+            words = text[top - 1].replace("{", " ").split() if top else []
+            if words and words[0] in _MERGED:
+                # A variant's override of these adds to the base's: what the base says of it still holds.
+                return self.merged_label(words[0], words[1] if len(words) > 1 else "")
+            if words and words[0] not in _UNLISTED:
                 return None
         inside = [label for line, _, label in decls if line <= note.line]
         if not inside:
@@ -683,6 +696,8 @@ def _data_lines(lines: list[str]) -> dict[tuple[str, str], int]:
 
 # The blocks the notes section names no declaration for: a note in one goes with the declaration above it.
 _UNLISTED = ("calendar", "discard", "extends", "orders", "ruleset", "stop")
+# The declarations a variant's override adds to rather than replaces (docs/language.md §18).
+_MERGED = ("thing", "player", "world", "report")
 
 
 def _starts_declaration(line: str) -> bool:

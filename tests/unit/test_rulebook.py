@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 import sys
+from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -17,26 +18,30 @@ import pytest
 
 from rulesdsl import comments
 from rulesdsl.cli import main
+from rulesdsl.compiler import check_path
 from rulesdsl.rulebook import build, html, markdown
-from tests.unit.rulestools import BASE, RULESETS, check_text, program_of
+from tests.unit.rulestools import BASE, RULESETS, check_text, program_of, write_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOKS = ROOT / "docs" / "rulebooks"
-NAMES = ("covert", "nukecards", "warlord", "wcg")
+NAMES = ("covert", "nukecards", "warlord", "wcg", "variants/covert-twice-weekly", "variants/nukecards-blitz")
 REFRESH = "PYTHONPATH=. python tests/unit/test_rulebook.py"
 
 
+@cache
 def books(name: str) -> tuple[str, str]:
     """The Markdown and the HTML of a shipped ruleset's rulebook, as `rulesdsl doc` writes them."""
-    path = RULESETS / f"{name}.rules"
-    book = build(program_of(path), path.read_text(encoding="utf-8"))
+    checked = check_path(RULESETS / f"{name}.rules")
+    assert checked.program is not None, [d.message for d in checked.diagnostics]
+    # Every source the checker read: a variant's book reads the base's comments from the base.
+    book = build(checked.program, checked.sources)
     return markdown(book), html(book)
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_the_checked_in_rulebooks_are_current(name: str) -> None:
     for text, ext in zip(books(name), ("md", "html"), strict=True):
-        golden = BOOKS / f"{name}.{ext}"
+        golden = BOOKS / f"{Path(name).name}.{ext}"
         kept = golden.read_text(encoding="utf-8") if golden.is_file() else ""
         if text != kept:
             diff = "".join(list(difflib.unified_diff(kept.splitlines(True), text.splitlines(True),
@@ -132,6 +137,55 @@ def test_no_row_of_a_secret_table_reaches_a_rulebook(tmp_path: Path) -> None:
             assert row not in text
         assert "4441" in text and "the open table" in text
         assert "5 secret tables more" in text
+
+
+def test_a_variants_book_shows_its_overrides_with_its_comments() -> None:
+    md, page = books("variants/covert-twice-weekly")
+    base, _ = books("covert")
+    # The override's new value with the variant's comment, not the base's ($5 and $1 million a day).
+    assert "| `fixed_income` | 17 | 3.5 x $5 million a day |" in md
+    assert "| `industry_income` | 3 | 3.5 x $1 million a day, rounded down |" in md
+    assert "per day\" |" not in md[md.index("| `industry_income`"):].splitlines()[0]
+    assert "you start with 35 and gain 24 each turn" in md
+    # What the variant leaves alone reads as the base writes it, comments from the base's lines.
+    assert "| `invest_cost` | 4 | \"built in a country for $4 million\" |" in md
+    arms = md[md.index('<a id="order-arms">'):md.index('<a id="order-bribe">')]
+    assert arms.replace("a turn", "a day") == base[base.index('<a id="order-arms">'):base.index('<a id="order-bribe">')]
+    assert "3.5 x $5 million a day" in page
+
+
+VARIED_BASE = BASE + '''
+# Designer's note: kept in the base.
+param kept: int = 1
+# Designer's note: what the variant replaces.
+param swapped: int = 2
+# Designer's note: the base's word on its orders.
+order put2 "Q,{box}" {
+  box: Box    # the box the base names
+  effect { box.stones += 1 }
+}
+phase putting2: run put2
+'''
+VARIANT = '''extends "t.rules"
+
+# Designer's note: the variant's own.
+override param swapped: int = 3   # three, as the variant says
+'''
+
+
+def test_a_variants_notes_come_from_the_file_each_declaration_is_in(tmp_path: Path) -> None:
+    write_ruleset(tmp_path, VARIED_BASE)
+    (tmp_path / "v.rules").write_text(VARIANT, encoding="utf-8")
+    checked = check_path(tmp_path / "v.rules", "v.rules")
+    assert checked.ok and checked.program is not None, [d.message for d in checked.diagnostics]
+    md = markdown(build(checked.program, checked.sources))
+    assert "| `swapped` | 3 | three, as the variant says |" in md
+    assert "| `<box>` | one of A, B | the box the base names |" in md
+    notes = md[md.index('<a id="designers-notes">'):]
+    assert "- parameter `swapped`: the variant's own." in notes
+    assert "- parameter `kept`: kept in the base." in notes
+    assert "- order [`put2`](#order-put2): the base's word on its orders." in notes
+    assert "what the variant replaces" not in md  # the base's note on what is no longer the base's
 
 
 HEAVY = '  pay from cash\n  at most 2 heavy per turn else "two heavy orders a turn"\n'
@@ -265,6 +319,6 @@ class _Page(HTMLParser):
 if __name__ == "__main__":  # refresh every rulebook: see the module's docstring
     for name in NAMES:
         md, page = books(name)
-        (BOOKS / f"{name}.md").write_text(md, encoding="utf-8")
-        (BOOKS / f"{name}.html").write_text(page, encoding="utf-8")
-        print(f"wrote {BOOKS / name}.md and .html", file=sys.stderr)
+        (BOOKS / f"{Path(name).name}.md").write_text(md, encoding="utf-8")
+        (BOOKS / f"{Path(name).name}.html").write_text(page, encoding="utf-8")
+        print(f"wrote {BOOKS / Path(name).name}.md and .html", file=sys.stderr)
