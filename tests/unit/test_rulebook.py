@@ -265,6 +265,9 @@ def test_doc_command_writes_markdown_or_html(tmp_path: Path, capsys: pytest.Capt
     broken.write_text(BASE + "order x \"X\" { effect { nothing_here = 1 } }\n", encoding="utf-8")
     assert main(["doc", str(broken)]) == 1
     assert "error[" in capsys.readouterr().err
+    # A variant's book (the command crashed reading the base's comments at their lines in the variant's file).
+    assert main(["doc", str(RULESETS / "variants" / "covert-twice-weekly.rules")]) == 0
+    assert capsys.readouterr().out == (BOOKS / "covert-twice-weekly.md").read_text(encoding="utf-8")
 
 
 def test_comments_beside_and_above_a_line() -> None:
