@@ -1,0 +1,38 @@
+"""WCG's last defects (Z5): a golden scenario, changed here and there -> the news and reports of its turns, for
+what the goldens do not show: the G.C.A.S.D. hitting at sea (R60), a plan that ends with its battle, the newest
+stance line ruling, a stack's attack year kept when stacks merge."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from tests.golden.harness import GOLDEN, Scenario, play
+
+
+def copy_golden(name: str, tmp_path: Path) -> Path:
+    folder = tmp_path / name
+    shutil.copytree(GOLDEN / "wcg" / name, folder)
+    return folder
+
+
+def news_of(folder: Path, tmp_path: Path) -> dict[int, str]:
+    return {turn: text for turn, out, text in play(Scenario("wcg", folder.name, folder), tmp_path / "g")
+            if out == "news"}
+
+
+def test_gcasd_fires_at_sea(tmp_path: Path) -> None:
+    # sub-sneak with the US G.C.A.S.D.'s sea dice forced to 1 (a hit is 1..5): 2 hits at range 1 and 2 at
+    # range 0's first round sink both surfaced submarines (2 hits each), and no more dice are drawn.
+    # Before the fix the G.C.A.S.D. fired only at aircraft, and the forced dice were never drawn (the turn stops).
+    folder = copy_golden("sub-sneak", tmp_path)
+    scenario = folder / "scenario.yaml"
+    text = scenario.read_text(encoding="utf-8")
+    tens = 'keys: ["Battle:1", "Country:USA"], values: [' + ", ".join(["10"] * 8) + "]"
+    assert tens in text
+    ones = 'keys: ["Battle:1", "Country:USA"], values: [1, 1, 1, 1]'
+    scenario.write_text(text.replace(tens, ones), encoding="utf-8")
+    news = news_of(folder, tmp_path)
+    assert "United States, range 1 at sea: 0 hit(s) by the attacker, 2 by the defenders (2 by the G.C.A.S.D.)" \
+        in news[3]
+    assert "after month 1: attacking nothing seen" in news[3]
