@@ -36,3 +36,19 @@ def test_gcasd_fires_at_sea(tmp_path: Path) -> None:
     assert "United States, range 1 at sea: 0 hit(s) by the attacker, 2 by the defenders (2 by the G.C.A.S.D.)" \
         in news[3]
     assert "after month 1: attacking nothing seen" in news[3]
+
+
+def test_a_plan_ends_with_its_battle(tmp_path: Path) -> None:
+    # landing: Ann's plan 1 takes Cuba at the end of March (turn 7). In April's action turn a RETREAT 1 and a
+    # MOVE of the marines that took it: before the fix the plan stayed "launched", so the RETREAT was carried
+    # out after the win ("United States retreats from Cuba") and pulled the occupiers home to the United States.
+    folder = copy_golden("landing", tmp_path)
+    (folder / "turn-8").mkdir()
+    (folder / "turn-8" / "01-ann.txt").write_text("WCG-1\n1 A1\nRETREAT 1\n", encoding="utf-8")
+    outs = list(play(Scenario("wcg", "landing", folder), tmp_path / "g"))
+    news = {turn: text for turn, out, text in outs if out == "news"}
+    ann = {turn: text for turn, out, text in outs if out == "1-ann"}
+    assert "Cuba is conquered by Ann" in news[7]
+    assert "retreats from Cuba" not in news[8]
+    assert "plan USA-1:" not in ann[8]
+    assert "FAILED: you have no plan 1" in ann[8]

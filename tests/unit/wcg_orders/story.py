@@ -168,12 +168,12 @@ def _attacks(report: dict[str, Any], home: str, kind: str, ruled: set[str | None
     lines: list[str] = []
     have = holdings(report)
     mine = {code_of(p["target"]): p for p in plans(report)}
-    battles = " ".join(report.get("battles", []))
     for target, commit in ATTACKS[home].items():
         p = mine.get(target)
         if target in ruled:
+            # Conquered: the winning plan ended with its battle (its units free again, the ground units the
+            # occupiers, R42); another plan against the country is called off.
             if p is not None:
-                # Conquered: the plan's units are free again; ground units go in as occupiers (R42).
                 lines.append(f"RETREAT {p['n']}")
             elif kind == "reaction":
                 need = math.ceil(countries()[name_of(target)][1]) + 5
@@ -205,7 +205,4 @@ def _attacks(report: dict[str, Any], home: str, kind: str, ruled: set[str | None
                 line = f"SNEAK {p['n']},3,INF,1"
                 lines.append(line)
                 bad[line] = "a sneak attack fires at ships"
-        elif status == "launched" and f"{name_of(target)}:" not in battles:
-            # The battle is over and the country not won: the attack is called off.
-            lines.append(f"RETREAT {p['n']}")
     return lines
