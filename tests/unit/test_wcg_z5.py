@@ -52,3 +52,21 @@ def test_a_plan_ends_with_its_battle(tmp_path: Path) -> None:
     assert "retreats from Cuba" not in news[8]
     assert "plan USA-1:" not in ann[8]
     assert "FAILED: you have no plan 1" in ann[8]
+
+
+def test_the_newest_stance_line_rules(tmp_path: Path) -> None:
+    # defend-order: Bob's January lines put his armour and infantry on the ground; in February he sends his
+    # last armoured unit to the air (DEFEND MEX,ARM,1,AIR,USA) and gives no infantry line. Ann's 4 ground hits
+    # of range 0's first round go to the ground: his infantry (2 lost), the armour above them. Before the fix the
+    # January line ruled the armour's form: it stayed on the ground, ranked first by its February line, and took them.
+    folder = copy_golden("defend-order", tmp_path)
+    (folder / "turn-5" / "02-bob.txt").write_text("WCG-1\n2 B2\nDEFEND MEX,ARM,1,AIR,USA\n", encoding="utf-8")
+    scenario = folder / "scenario.yaml"
+    armour = '  - {turn: 5, stream: "combat", keys: ["Battle:1", "Force:2/2"], values: [10, 10, 10, 10, 10, 10]}\n'
+    text = scenario.read_text(encoding="utf-8")
+    assert armour in text
+    # In the air the armour has nothing to fire at (Ann sends no aircraft): none of its dice are drawn.
+    scenario.write_text(text.replace(armour, ""), encoding="utf-8")
+    news = news_of(folder, tmp_path)
+    assert "Mexico: 2 infantry of Bob lost" in news[5]
+    assert "armoured unit of Bob lost" not in news[5]
