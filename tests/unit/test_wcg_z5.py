@@ -70,3 +70,27 @@ def test_the_newest_stance_line_rules(tmp_path: Path) -> None:
     news = news_of(folder, tmp_path)
     assert "Mexico: 2 infantry of Bob lost" in news[5]
     assert "armoured unit of Bob lost" not in news[5]
+
+
+def test_units_that_attacked_do_not_refresh_by_joining_a_fresh_stack(tmp_path: Path) -> None:
+    # armour-twice, with Ann's 40 infantry in the United States fresh (they have not attacked) and 15 infantry
+    # in Canada (hers) that attacked in 1960; plan USA-1 commits 50 infantry from the United States. In
+    # January's action turn 10 of Canada's move home, next to the fresh ones: INVADE 1 in March must be refused
+    # (40 fresh). Before the fix they merged into the fresh stack and lost their year: 50 fresh, and it was done.
+    folder = copy_golden("armour-twice", tmp_path)
+    scenario = folder / "scenario.yaml"
+    text = scenario.read_text(encoding="utf-8")
+    old = '  - {owner: "1", country: USA, kind: INF, count: 40, free: true, attacked_in: 1960}\n'
+    canada = "  CAN: {start: false, size: 41.0, population: 18.0, export_level: 15, income: 24, ports: 4}\n"
+    assert old in text and canada in text
+    text = text.replace(old, '  - {owner: "1", country: USA, kind: INF, count: 40, free: true}\n'
+                             '  - {owner: "1", country: CAN, kind: INF, count: 15, attacked_in: 1960}\n')
+    text = text.replace(canada, canada[:-2] + ', ruler: "1"}\n')
+    text = text.replace('kind: INF, count: 10, from: USA', 'kind: INF, count: 50, from: USA')
+    scenario.write_text(text, encoding="utf-8")
+    (folder / "turn-2" / "01-ann.txt").write_text("WCG-1\n1 A1\nMOVE INF,10,CAN,USA\n", encoding="utf-8")
+    (folder / "turn-6" / "01-ann.txt").write_text("WCG-1\n1 A1\nINVADE 1\n", encoding="utf-8")
+    outs = list(play(Scenario("wcg", "armour-twice", folder), tmp_path / "g"))
+    ann = {turn: text for turn, out, text in outs if out == "1-ann"}
+    assert "MOVE INF,10,CAN,USA" in ann[2] and "FAILED" not in ann[2]
+    assert "only armoured units attack more than once a year" in ann[6]
