@@ -94,3 +94,27 @@ def test_units_that_attacked_do_not_refresh_by_joining_a_fresh_stack(tmp_path: P
     ann = {turn: text for turn, out, text in outs if out == "1-ann"}
     assert "MOVE INF,10,CAN,USA" in ann[2] and "FAILED" not in ann[2]
     assert "only armoured units attack more than once a year" in ann[6]
+
+
+def test_a_bomber_withdraws_after_range_2(tmp_path: Path) -> None:
+    # combat-ranges with Ann's WITHDRAW 1,BMR,1 in January's action turn (R58, rb 66): the bombers bomb at range 2
+    # (their 20 forced dice: 6 hits, with the artillery's 2: 8) and leave; at range 1 only the artillery fires
+    # (5, 6: 1 hit, not the golden's 2), and the bombers' forced dice of ranges 1 and 0 are not drawn, so the
+    # scenario keeps only their first 20 (an unused forced value would stop the turn). Withdrawn, the bombers
+    # take none of the ground fire (the golden loses one at range 0). A WITHDRAW of artillery is refused.
+    folder = copy_golden("combat-ranges", tmp_path)
+    scenario = folder / "scenario.yaml"
+    text = scenario.read_text(encoding="utf-8")
+    bombers = "10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 4, 5, 10, 10, 10, 10, 10]}"
+    assert bombers in text
+    scenario.write_text(text.replace(bombers, "10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10]}"), encoding="utf-8")
+    (folder / "turn-2" / "01-ann.txt").write_text("WCG-1\n1 A1\nWITHDRAW 1,BMR,1\nWITHDRAW 1,ART,1\n",
+                                                  encoding="utf-8")
+    played = {(turn, out): text for turn, out, text in play(Scenario("wcg", folder.name, folder), tmp_path / "g")}
+    assert "WITHDRAW 1,BMR,1                 done" in played[(2, "1-ann")]
+    assert "Plan USA-1: its bombers withdraw from range 1 down" in played[(2, "1-ann")]
+    assert "only aircraft withdraw from a battle by range (rb 66)" in played[(2, "1-ann")]
+    assert "Mexico, range 2 on the ground: 8 hit(s) by the attacker" in played[(3, "news")]
+    assert "Mexico, range 1 on the ground: 1 hit(s) by the attacker" in played[(3, "news")]
+    assert "after month 1: attacking 2 battleships, 2 bombers, 2 interceptors;" in played[(3, "news")]
+    assert "withdraw" not in played[(2, "2-bob")] and "WITHDRAW" not in played[(2, "news")]

@@ -198,6 +198,9 @@ def _attacks(report: dict[str, Any], home: str, kind: str, ruled: set[str | None
                 count = have.get((home, k), 0) if k == "SUB" else min(n, have.get((home, k), 0))
                 if count > 0:
                     lines.append(f"COMMIT {p['n']},{k},{count},{home},{FORM[k]},OPEN,0")
+                    if k == "BMR":
+                        # R58: the bombers bomb at range 2 and then withdraw (WITHDRAW, after their COMMIT line).
+                        lines.append(f"WITHDRAW {p['n']},BMR,1")
         elif status == "ready" and kind == "action":
             lines.append(f"INVADE {p['n']}")
             if any(k == "SUB" for k, _ in commit):
