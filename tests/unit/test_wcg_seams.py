@@ -154,15 +154,15 @@ def test_a_stub_order_is_refused_and_an_order_in_the_wrong_kind_of_turn_with_the
     assert "reaction turns" in next(r for r in second.splitlines() if "UN STOP MEX,USA" in r)
 
 
-def test_the_long_game_runs_with_the_makers_present() -> None:
-    # benchmarks/wcg_long.py is run by hand (and by .ci/run once W6 adds it): two turns keep it from rotting.
+def test_the_long_game_checks_every_players_order() -> None:
+    # benchmarks/wcg_long.py (run by .ci/run; test_wcg_long plays 25 turns of it) counts the orders it carried
+    # out against these: every order a player can give.
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("wcg_long", ROOT / "benchmarks" / "wcg_long.py")
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    assert bench.main(["--turns", "2", "--check"]) == 0
     assert set(bench.order_patterns()) == {o.name for o in _program().orders if o.kind != "gm"}
 
 
