@@ -145,11 +145,26 @@ def content_hash(path: Path) -> str:
     return h.hexdigest()
 
 
+# The last few checks by file, display name and content hash (which covers the file, its templates and a variant's
+# bases): `rulesdsl new` checks before it copies, and a process that starts many games of one ruleset (a GM's
+# tools, the golden tests) should not check the same unchanged rules each time. Callers never change a Checked.
+_CHECKED: dict[tuple[str, str, str], Checked] = {}
+_CHECKED_MAX = 8
+
+
 def check_path(path: Path, display: str | None = None) -> Checked:
     source, problem = read_source(path, display or path.name)
     if problem is not None:
         return Checked(None, [problem], {source.name: source})
-    return check_source(source, path.parent, content_hash(path), path=path)
+    digest = content_hash(path)
+    key = (str(path.resolve()), source.name, digest)
+    checked = _CHECKED.get(key)
+    if checked is None:
+        checked = check_source(source, path.parent, digest, path=path)
+        if len(_CHECKED) >= _CHECKED_MAX:
+            del _CHECKED[next(iter(_CHECKED))]
+        _CHECKED[key] = checked
+    return checked
 
 
 def check_source(source: Source, folder: Path, source_hash: str, *, keep_names: bool = False,
