@@ -263,9 +263,9 @@ def test_a_home_that_is_not_a_starting_position_stops_the_new_game(world: tuple[
         start(world, "USA", "CUB")
 
 
-def test_state_error_is_the_scenario_refusal(world: tuple[ModuleType, RulesetSpec]) -> None:
+def test_a_home_that_is_no_country_is_a_scenario_refusal(world: tuple[ModuleType, RulesetSpec]) -> None:
     with pytest.raises(StateError):
-        start(world, "USA", "XXX")
+        start(world, "USA", "XXX")  # no country has the code XXX
 
 
 def test_rulesdsl_new_makes_a_two_player_game(tmp_path: Path) -> None:

@@ -9,6 +9,8 @@ import random
 from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
+from .story import kind_of
+
 ORDERS = ["invest", "budget_army", "budget_save", "budget_factory", "budget_export", "budget_currency",
           "budget_upkeep", "budget_fort", "unique"]
 EXPECTED = [
@@ -32,7 +34,7 @@ def _up(x: Decimal) -> Decimal:
 
 def orders(report: dict[str, Any], turn: int, rng: random.Random, others: list[str]) -> tuple[list[str],
                                                                                               dict[str, str]]:
-    budget_turn = (turn - 1) % 25 == 0
+    budget_turn = kind_of(turn) == "budget"
     income = Decimal(report["income"])
     own = report["currency_name"] == "own currency"
     lines: list[str] = []

@@ -9,6 +9,8 @@ import random
 import re
 from typing import Any
 
+from .story import kind_of
+
 ORDERS = ["board", "fire", "move", "plan", "commit", "invade", "retreat", "fund", "build"]
 EXPECTED = [
     r"\d+ [a-zA-Z .]+ need \d+ unit spaces by sea; the \d+ ships you moved from .+ to .+ this turn have \d+ left "
@@ -42,12 +44,6 @@ def _kind(word: str) -> str | None:
     return KINDS.get(word) or KINDS.get(word[:-1]) if word.endswith("s") else KINDS.get(word)
 
 
-def _kind_of(turn: int) -> str:
-    # A year is 25 turns: its budget turn, then an action and a reaction turn a month.
-    step = (turn - 1) % 25
-    return "budget" if step == 0 else "action" if step % 2 == 1 else "reaction"
-
-
 def _held(report: dict[str, Any], active: bool = True, aboard: bool = False) -> dict[tuple[str, str], int]:
     """The report's force rows -> units by (country, kind): active ones only (free, or only those aboard a
     carrier with `aboard`), or every one."""
@@ -71,7 +67,7 @@ def orders(report: dict[str, Any], turn: int, rng: random.Random,
     lines: list[str] = []
     bad: dict[str, str] = {}
     home = COUNTRIES.get(report["country"])
-    kind = _kind_of(turn)
+    kind = kind_of(turn)
     if home is None or home == OVERSEAS or kind == "budget":
         return lines, bad
     held = _held(report)

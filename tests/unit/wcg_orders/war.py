@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .story import sub_home
+from .story import kind_of, sub_home
 
 ORDERS = ["hide", "surface"]
 EXPECTED = [
@@ -27,7 +27,7 @@ SUBS = re.compile(r"^(.+): (\d+) submarines?(?: \(hidden\))?$")
 
 def orders(report: dict[str, Any], turn: int, rng: random.Random,
            others: list[str]) -> tuple[list[str], dict[str, str]]:
-    if (turn - 1) % 25 == 0:  # a budget turn: HIDE and SURFACE are for action and reaction turns
+    if kind_of(turn) == "budget":  # HIDE and SURFACE are for action and reaction turns
         return [], {}
     lines: list[str] = []
     bad: dict[str, str] = {}

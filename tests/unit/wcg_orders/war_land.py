@@ -10,6 +10,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .story import kind_of
+
 ORDERS = ["fortify_now", "wake", "spy", "build"]
 EXPECTED = [
     r"you do not rule .+",
@@ -28,7 +30,6 @@ EXPECTED = [
 RULES = Path(__file__).resolve().parents[3] / "rulesets" / "wcg.rules"
 ROW = re.compile(r'^\s+([A-Z][A-Z0-9_]*): "([^"]+)"', re.MULTILINE)
 FORCE = re.compile(r"^(.+): (\d+) (.+?)(?: \((\w+)[^)]*\))?$")
-TURNS_A_YEAR = 25
 
 
 @cache
@@ -49,12 +50,6 @@ def sizes_of() -> dict[str, float]:
     text = RULES.read_text(encoding="utf-8")
     rows = re.findall(r'^  ([A-Z]{2,5}): "[^"]+", (?:true|false), ([\d.]+),', text, re.MULTILINE)
     return {code: float(size) for code, size in rows}
-
-
-def kind_of(turn: int) -> str:
-    """The kind of processed turn `turn`: budget, then action and reaction for each month."""
-    place = (turn - 1) % TURNS_A_YEAR
-    return "budget" if place == 0 else "action" if place % 2 == 1 else "reaction"
 
 
 def orders(report: dict[str, Any], turn: int, rng: random.Random,
