@@ -200,6 +200,52 @@ class VictorySpec:
     line: int = 0
 
 
+@dataclass(frozen=True)
+class InvariantSpec:
+    """`invariant NAME: EXPR` (holds after every turn) or `invariant NAME: EXPR unchanged` (the value is the one
+    the game started with), in a `simulation { ... }` block: `rulesdsl simulate` checks it after every turn."""
+
+    name: str
+    value: Fn  # value(g) -> bool for a plain invariant; the watched value for an `unchanged` one
+    unchanged: bool = False
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class ChoiceSpec:
+    """`choose ORDER.ARG from EXPR`: the simulator draws the argument from options(g, me), not from its whole type."""
+
+    order: str
+    arg: str
+    options: Fn  # options(g, me) -> list or set of candidates (a list argument's items)
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class HiddenSpec:
+    """`hidden p.FIELD from q [unless COND]` (a player's field) or `hidden c.FIELD[p] for c in THING from q
+    [unless COND]` (a thing's per-player field): a fact of player p that no other player q may learn from a
+    report, unless COND. `rulesdsl simulate` changes such facts and checks that q's report does not move."""
+
+    thing: str  # "" for a player field
+    field: str  # the field's name in the rules
+    attr: str  # its Python attribute
+    keyed: bool  # True: the field is a map keyed by the owning player (c.spy[p])
+    type: TypeDesc  # the fact's value type (for a keyed field, the map's value type)
+    unless: Fn | None = None  # unless(g, instance, owner, viewer) -> bool: the viewer may know; instance None
+    line: int = 0  # for a player field
+
+
+@dataclass(frozen=True)
+class SimulationSpec:
+    """A ruleset's `simulation { ... }` block: guidance and checks for `rulesdsl simulate`; no turn reads it."""
+
+    weights: tuple[tuple[str, int], ...] = ()  # `weight ORDER N`: relative odds of writing an order (default 1)
+    choices: tuple[ChoiceSpec, ...] = ()
+    invariants: tuple[InvariantSpec, ...] = ()
+    hidden: tuple[HiddenSpec, ...] = ()
+
+
 @dataclass(frozen=True, eq=False)
 class RulesetSpec:
     """Everything the engine needs from a compiled ruleset."""
@@ -239,6 +285,7 @@ class RulesetSpec:
     # Each random stream the rules draw from, with the chance builtins that draw from it, by name: what a
     # scenario's forced draws may name (runtime/draws.py). None: a module compiled before they were listed.
     streams: tuple[tuple[str, tuple[str, ...]], ...] | None = None
+    simulation: SimulationSpec = field(default_factory=SimulationSpec)  # the `simulation { ... }` block
 
     def player_attr(self, name: str | None) -> str | None:
         """The Python attribute of the player field `name` (a field named `class` is `class_`)."""
