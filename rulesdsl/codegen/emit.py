@@ -758,6 +758,7 @@ class Emitter:
             w.lines.append(text)
         w.line_map.extend((py + offset, src) for py, src in body.line_map)
         rules = [(py + offset, label) for py, label in body.rule_map]
+        files = [(py + offset, name) for py, name in body.file_map]
         w.line()
         w.line("LINE_MAP = (")
         with w.indent():
@@ -769,13 +770,22 @@ class Emitter:
             for py, label in rules:
                 w.line(f"({py}, {label!r}),")
         w.line(")")
-        w.line("RULESET = _ruleset(LINE_MAP, RULE_MAP)")
+        if files:
+            # A variant: the `.rules` lines above are numbered in the files named here, from each line on.
+            w.line("FILE_MAP = (")
+            with w.indent():
+                for py, name in files:
+                    w.line(f"({py}, {name!r}),")
+            w.line(")")
+            w.line("RULESET = _ruleset(LINE_MAP, RULE_MAP, FILE_MAP)")
+        else:
+            w.line("RULESET = _ruleset(LINE_MAP, RULE_MAP)")
         return w.text()
 
     def things(self) -> None:
         w = self.w
         for t in self.p.things:
-            w.section()
+            w.section(file=_file(t))
             w.mark(t.line)
             indexed = self.indexed[t.name]
             base = self.rt("Numbered") if t.numbered else "Thing"
@@ -833,12 +843,12 @@ class Emitter:
         for t in self.p.tables:
             if t.kind == "exact" and all(_immutable(value) for _, value in t.rows):
                 # Built once at import: no row reads the game, and no caller can change a shared value.
-                w.section(t.line, rule=f"table {t.name}")
+                w.section(t.line, rule=f"table {t.name}", file=_file(t))
                 w.line(f"{names.table_rows(t.name)} = {{")
                 with w.indent():
                     self.table_rows(t)
                 w.line("}")
-                w.section(t.line, rule=f"table {t.name}")
+                w.section(t.line, rule=f"table {t.name}", file=_file(t))
                 params = [f"k{i}" for i in range(len(t.param_types))]
                 key = ", ".join(f"{p}._key" if isinstance(pt, T.ThingT) else p
                                 for p, pt in zip(params, t.param_types, strict=True))
@@ -846,7 +856,7 @@ class Emitter:
                 with w.indent():
                     w.line(f"return {self.rt('lookup')}({t.name!r}, {names.table_rows(t.name)}, ({key},))")
                 continue
-            w.section(t.line, rule=f"table {t.name}")
+            w.section(t.line, rule=f"table {t.name}", file=_file(t))
             if t.kind == "weighted":
                 w.line(f"def {names.table(t.name)}(g, rng):")
                 with w.indent():
@@ -860,7 +870,7 @@ class Emitter:
                 # where k0 = num/den (den > 0, for a whole number too), with no fraction made per row.
                 with w.indent():
                     w.line(f"return {names.table_ratio(t.name)}(g, k0.numerator, k0.denominator)")
-                w.section(t.line, rule=f"table {t.name}")
+                w.section(t.line, rule=f"table {t.name}", file=_file(t))
                 w.line(f"def {names.table_ratio(t.name)}(g, num, den):")
             with w.indent():
                 if t.kind == "range":
@@ -921,10 +931,11 @@ class Emitter:
                 # The decorator first, so that the `.rules` marker stays right above the `def` it names.
                 w.section()
                 w.line(f"@{self.rt('pure')}")
+                w.in_file(_file(f))
                 w.mark(f.line)
                 w.rule(f"function {f.name}")
             else:
-                w.section(f.line, rule=f"function {f.name}")
+                w.section(f.line, rule=f"function {f.name}", file=_file(f))
             w.line(f"def {names.function(f.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in f.params)]) + "):")
             with w.indent(), self.function(a for a, _ in f.params):
                 self.hoist(_repeated_calls(f.body, chancy), f.body.line)
@@ -932,7 +943,7 @@ class Emitter:
                 w.line(f"return {self.ex(f.body) if body is None else body}", f.body.line)
                 self.hoisted = {}
         for pr in self.p.procedures:
-            w.section(pr.line, rule=f"procedure {pr.name}")
+            w.section(pr.line, rule=f"procedure {pr.name}", file=_file(pr))
             w.line(f"def {names.procedure(pr.name)}(" + ", ".join(["g", *(names.local(a) for a, _ in pr.params)])
                    + "):")
             with w.indent(), self.function(a for a, _ in pr.params):
@@ -955,7 +966,7 @@ class Emitter:
         """The head of one of an order's functions, `(g, me, o)`, with the arguments `body` reads unpacked;
         the body follows in an indented block."""
         w = self.w
-        w.section(line, rule=f"order {o.name}")
+        w.section(line, rule=f"order {o.name}", file=_file(o))
         w.line(f"def {names.order(o.name, part)}(g, me, o):")
         self.scopes = [{a.name: names.local(a.name) for a in o.args}]
         read = _locals_read(body)
@@ -997,13 +1008,13 @@ class Emitter:
                 self._order_value(o, "until", o.until)
             if o.default is not None:
                 # `(g, me)`: no order was given, so there are no arguments; `me` is None for a world order.
-                w.section(o.default.line, rule=f"order {o.name}")
+                w.section(o.default.line, rule=f"order {o.name}", file=_file(o.default))
                 w.line(f"def {names.order(o.name, 'default')}(g, me):")
                 self.scopes = [{}]
                 with w.indent():
                     self.stmts(o.default.body)
         for grp in self.p.policy.groups:
-            w.section(grp.line, rule=f"order group {grp.name}")
+            w.section(grp.line, rule=f"order group {grp.name}", file=_file(grp.reason))
             w.line(f"def {names.group(grp.name)}(g, me):")
             self.scopes = [{}]
             with w.indent():
@@ -1012,13 +1023,13 @@ class Emitter:
     def phases(self) -> None:
         w = self.w
         for ph in self.p.phases:
-            w.section(ph.line, rule=f"phase {ph.name}")
+            w.section(ph.line, rule=f"phase {ph.name}", file=_file(ph))
             w.line(f"def {names.phase(ph.name)}(g):")
             self.scopes = [{}]
             with w.indent():
                 self.stmts(ph.body)
             if ph.when is not None:
-                w.section(ph.when.line, rule=f"phase {ph.name}")
+                w.section(ph.when.line, rule=f"phase {ph.name}", file=_file(ph.when))
                 w.line(f"def {names.phase_when(ph.name)}(g):", ph.when.line)
                 self.scopes = [{}]
                 with w.indent():
@@ -1027,7 +1038,7 @@ class Emitter:
     def report_and_victory(self) -> None:
         w = self.w
         rep = self.p.report
-        w.section(rep.line if rep is not None else None, rule="the report")
+        w.section(rep.line if rep is not None else None, rule="the report", file=_file(rep))
         w.line("def report_data(g, me):")
         self.scopes = [{}]
         with w.indent():
@@ -1046,18 +1057,19 @@ class Emitter:
                 shape = _money_shape(e.ty)
                 if shape is not None:
                     code = f"{self.rt('show_money')}({code}, {shape!r}, {_PLACES.get()})"
+                w.in_file(_file(e))  # a variant's report fields and its base's, each from its own file
                 w.line(f"out[{name!r}] = {code}", e.line)
             w.line("return out")
             if rep is not None and _remembered(self.p):
                 w.level -= 1
         for v in self.p.victories:
-            w.section(v.line, rule=f"victory {v.name}")
+            w.section(v.line, rule=f"victory {v.name}", file=_file(v))
             w.line(f"def {names.victory(v.name, 'when')}(g, {names.local(v.var)}):")
             self.scopes = [{v.var: names.local(v.var)}]
             with w.indent():
                 w.line(f"return {self.ex(v.when)}", v.when.line)
             if v.warn is not None:
-                w.section(v.warn.line, rule=f"victory {v.name}")
+                w.section(v.warn.line, rule=f"victory {v.name}", file=_file(v.warn))
                 w.line(f"def {names.victory(v.name, 'warn')}(g, {names.local(v.var)}):")
                 self.scopes = [{v.var: names.local(v.var)}]
                 with w.indent():
@@ -1082,6 +1094,7 @@ class Emitter:
     def field_line(self, f: ir.FieldDef, shown: str) -> None:
         """A field's spec, whose default may fail while a turn runs: its lines name the field."""
         self.w.rule(f"the default of {shown}")
+        self.w.in_file(_file(f))  # a variant's field and its base's, each from its own file
         self.w.line(self.field_spec(f) + ",", f.default.line if f.default is not None else None)
         self.w.rule("")
 
@@ -1092,7 +1105,9 @@ class Emitter:
                      "FieldSpec"):
             self.used.add(name)
         w.section(rule="")
-        w.line("def _ruleset(line_map, rule_map):")
+        # A variant's declarations come from several files (its bases' are emitted before this): only then
+        # does the spec name a file per line, so one-file modules read as they did.
+        w.line("def _ruleset(line_map, rule_map, file_map):" if w.file_map else "def _ruleset(line_map, rule_map):")
         self.scopes = [{}]
         with w.indent():
             w.line("return RulesetSpec(")
@@ -1202,6 +1217,8 @@ class Emitter:
                 w.line(f"state_schema={_pyjson(p.state_schema)},")
                 w.line("line_map=line_map,")
                 w.line("rule_map=rule_map,")
+                if w.file_map:
+                    w.line("file_map=file_map,")
             w.line(")")
 
     def grid_spec(self, gr: ir.Grid) -> None:
@@ -1684,6 +1701,11 @@ def _literal_int(e: ir.Expr) -> bool:
 
 def _is_thing(ty: T.Ty) -> bool:
     return isinstance(T.strip_opt(ty), T.ThingT)
+
+
+def _file(node: ir.Node | None) -> str | None:
+    """The file `node` was written in, as diagnostics name it (a variant's program holds its bases' lines)."""
+    return node.span.file if node is not None and node.span is not None else None
 
 
 def _pyjson(value: Any) -> str:

@@ -31,6 +31,10 @@ class Writer:
         self.line_map: list[tuple[int, int]] = []
         # (first generated line, the rule that holds it: "function tax", "phase boom"; "" for none).
         self.rule_map: list[tuple[int, str]] = []
+        # (first generated line, the file its `.rules` lines are in), when that is not `source_name`: a variant's
+        # program holds declarations of its bases, each numbered in its own file.
+        self.file_map: list[tuple[int, str]] = []
+        self.file = source_name
         self._last_src = 0
 
     def line(self, text: str = "", src: int | None = None) -> None:
@@ -39,11 +43,12 @@ class Writer:
             self._last_src = src
         self.lines.append(("    " * self.level + text) if text else "")
 
-    def section(self, src: int | None = None, rule: str | None = None) -> None:
+    def section(self, src: int | None = None, rule: str | None = None, file: str | None = None) -> None:
         """Two blank lines before a top-level block, its `.rules` marker when it has one, and the rule the
-        block belongs to when it is given."""
+        block belongs to when it is given; `file`: the file the block was written in, if it is known."""
         self.line()
         self.line()
+        self.in_file(file)
         if src:
             self.mark(src)
         if rule is not None:
@@ -52,7 +57,18 @@ class Writer:
     def mark(self, src: int) -> None:
         """A comment naming the `.rules` line of the block that follows."""
         self._last_src = 0  # each marker starts an entry of the map, even when the block above had its line
-        self.line(f"# {comment_text(self.source_name)}:{src}", src)
+        self.line(f"# {comment_text(self.file)}:{src}", src)
+
+    def in_file(self, name: str | None) -> None:
+        """The `.rules` lines from the next generated line on are lines of the file `name` (None: unchanged)."""
+        if name is None or name == self.file:
+            return
+        start = len(self.lines) + 1
+        if self.file_map and self.file_map[-1][0] == start:
+            self.file_map.pop()
+        self.file = name
+        self._last_src = 0  # the same line number in another file is another line
+        self.file_map.append((start, name))
 
     def rule(self, label: str) -> None:
         """The lines from the next one on belong to the rule `label`, until the next call."""

@@ -414,11 +414,12 @@ class Game:
     def locate(self, exc: BaseException) -> RulesError:
         """The error as the designer reads it: the `.rules` line and the rule of the innermost generated
         line the error passed through, and what the engine was doing."""
-        line, rule = 0, ""
+        line, rule, file = 0, "", self.spec.source
         for frame, lineno in traceback.walk_tb(exc.__traceback__):
             if self.module_file and frame.f_code.co_filename == self.module_file:
                 line = _last_before(self.spec.line_map, lineno, 0)
                 rule = _last_before(self.spec.rule_map, lineno, "")
+                file = _last_before(self.spec.file_map, lineno, self.spec.source)
         kind = type(exc).__name__
         msg = str(exc) if isinstance(exc, (TableMiss, IndexError, ForcedDrawError)) else f"{kind}: {exc}"
         if isinstance(exc, Halt):
@@ -430,7 +431,7 @@ class Game:
         doing = self._doing
         if isinstance(doing, OrderRec):
             doing = f'order "{doing.text}" of ' + (doing.player.name if doing.player is not None else "the GM")
-        return RulesError(msg, self.spec.source if line else "", line, doing, rule if line else "")
+        return RulesError(msg, file if line else "", line, doing, rule if line else "")
 
     def _reset_fields(self) -> None:
         for tspec in self.spec.things:

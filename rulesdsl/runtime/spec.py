@@ -272,6 +272,9 @@ class RulesetSpec:
     line_map: tuple[tuple[int, int], ...] = field(default=())  # (first generated line, .rules line)
     # (first generated line, the rule it belongs to: "function tax", "phase boom"; "" for none)
     rule_map: tuple[tuple[int, str], ...] = field(default=())
+    # (first generated line, the file its `.rules` lines are in from there on), for a variant, whose program
+    # holds its bases' declarations; before the first entry, and for () (one file), `source`.
+    file_map: tuple[tuple[int, str], ...] = field(default=())
     world_cls: type | None = None  # None: the ruleset has no `world { ... }` block
     world_fields: tuple[FieldSpec, ...] = ()
     unrun_orders: tuple[str, ...] = ()  # game orders that no phase runs: the game refuses their lines

@@ -228,3 +228,30 @@ def test_the_editor_indexes_a_variants_own_declarations() -> None:
     span = a.symbols["starting_population"].span
     assert span is not None and (span.file, span.line) == ("nukecards-blitz.rules", 19)
     assert a.symbols["last_round"].kind == "param"
+
+
+def _turn_error(path: Path, scenario: dict[str, object]) -> str:
+    """The error the first turn of a game of `path` stops with."""
+    from rulesdsl.compiler import load_module
+    from rulesdsl.runtime import state
+    from rulesdsl.runtime.core import RulesError
+
+    module, spec = load_module(path, cache=path.parent / "cache")
+    g = state.new_game(spec, scenario, module.__file__ or "")
+    try:
+        g.process_turn([])
+    except RulesError as exc:
+        return str(exc)
+    raise AssertionError("the turn did not fail")
+
+
+def test_a_runtime_error_names_the_file_its_line_is_in(tmp_path: Path) -> None:
+    base = BASE.replace("f.peasants += 1", "f.peasants += 10 div levy")
+    scenario: dict[str, object] = {"players": [{"name": "Ann", "account": "1", "code": "A"}]}
+    # The base's phase divides by a parameter the variant sets to 0: the base's file and line.
+    path = _files(tmp_path, 'extends "../base/vassals.rules"\noverride param levy: int = 0\n', base)
+    assert _turn_error(path, scenario).startswith("../base/vassals.rules:40: division by zero (in phase upkeep")
+    # A phase of the variant's own, after the base's: the variant's file and line.
+    path = _files(tmp_path, 'extends "../base/vassals.rules"\n\nphase ruin {\n  for each f in Fief {\n'
+                            '    f.peasants += 1 div (f.peasants - f.peasants)\n  }\n}\n', base)
+    assert _turn_error(path, scenario).startswith("quick.rules:5: division by zero (in phase ruin")
