@@ -86,6 +86,16 @@ def blocks(lines: list[str]) -> tuple[m.Para | m.Pre, ...]:
     return tuple(out)
 
 
+def _head_lines(lines: list[str]) -> list[str]:
+    """The text of the comment a file starts with, without its `#` marks."""
+    out: list[str] = []
+    for line in lines:
+        if not line.strip().startswith("#"):
+            break
+        out.append(line.strip()[1:].rstrip()[1:] if line.strip()[1:2] == " " else line.strip()[1:])
+    return out
+
+
 def paragraphs(lines: list[str]) -> tuple[m.Inline, ...]:
     """Comment lines as paragraphs of text, a table drawn in them a line each."""
     out: list[m.Inline] = []
@@ -249,13 +259,15 @@ class _Builder:
         return m.Book(p.title, m.text(", ".join(bits)), head, tuple(sections), PurePath(p.source_name).name)
 
     def head_comment(self) -> tuple[m.Para | m.Pre, ...]:
-        """The comment the file starts with, up to its first blank line or declaration."""
-        lines: list[str] = []
-        for line in self.lines:
-            if not line.strip().startswith("#"):
-                break
-            lines.append(line.strip()[1:].rstrip()[1:] if line.strip()[1:2] == " " else line.strip()[1:])
-        return blocks(lines)
+        """The comment the file starts with, up to its first blank line or declaration; for a variant, then each
+        base's, introduced by the base's file name, since a variant's players play the base's game too."""
+        out = list(blocks(_head_lines(self.lines)))
+        for name in self.files[1:]:
+            head = blocks(_head_lines(self.texts[name]))
+            if head:
+                out.append(m.Para(m.text(f"From the game it varies ({PurePath(name).name}):")))
+                out += head
+        return tuple(out)
 
     # ---------------------------------------------------------------- the turn
 
