@@ -143,6 +143,9 @@ def cmd_doc(args: argparse.Namespace) -> int:
         # A rulebook of rules that do not check would teach players a game that cannot run.
         print(render_text(checked.diagnostics, checked.sources), file=sys.stderr)
         return 1
+    if checked.diagnostics:
+        # Warnings: the book is written, but what `rulesdsl check` would say the designer should hear here too.
+        print(render_text(checked.diagnostics, checked.sources), file=sys.stderr)
     text = rulebook(checked.program, checked.sources, as_html=args.html)
     return _write_output(args.output, text)
 

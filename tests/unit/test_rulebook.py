@@ -265,6 +265,14 @@ def test_doc_command_writes_markdown_or_html(tmp_path: Path, capsys: pytest.Capt
     broken.write_text(BASE + "order x \"X\" { effect { nothing_here = 1 } }\n", encoding="utf-8")
     assert main(["doc", str(broken)]) == 1
     assert "error[" in capsys.readouterr().err
+    # A warning does not stop the book, and is said as `check` says it.
+    warned = tmp_path / "warned.rules"
+    warned.write_text(BASE + "param never_read: int = 3\n", encoding="utf-8")
+    (tmp_path / "t.report.j2").write_text("{{ game.title }}\n", encoding="utf-8")
+    assert main(["doc", str(warned)]) == 0
+    out = capsys.readouterr()
+    assert "warning[W0101]" in out.err and "never_read" in out.err and out.out.startswith("<!-- Generated")
+    assert main(["doc", rules]) == 0 and capsys.readouterr().err == ""
     # A variant's book (the command crashed reading the base's comments at their lines in the variant's file).
     assert main(["doc", str(RULESETS / "variants" / "covert-twice-weekly.rules")]) == 0
     assert capsys.readouterr().out == (BOOKS / "covert-twice-weekly.md").read_text(encoding="utf-8")
