@@ -4,6 +4,7 @@ cross process and Dask boundaries)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 # What a Problem may be.
 CRASH = "crash"  # the turn raised: a defect of the rules or the engine
@@ -11,6 +12,18 @@ NO_REASON = "refusal without a reason"
 INVARIANT = "invariant broken"
 LEAK = "hidden fact shown"
 KINDS = (CRASH, NO_REASON, INVARIANT, LEAK)
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """One game to play: the ruleset's path, the scenario's data (its `seed` is set to `seed`), how many turns
+    at most, the game's index in the run and its seed (play.game_seed of the run's seed and the index)."""
+
+    rules: str
+    scenario: dict[str, Any]
+    turns: int
+    index: int
+    seed: int
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,387 @@
+"""A GameJob (a ruleset, a scenario, a seed) -> its GameResult: one game of random orders played in memory, each
+turn checked for a crash, a refusal without a reason, a broken invariant and a hidden fact in another's report.
+
+A turn is played as a game folder plays it (rulesdsl/game/folder.py), without the folder: the state is read
+back from its data (state.load), every active player's mail is given to Game.process_turn, the state must keep
+its fields' `where`, each report is made (report_data, validate_report, render) and the state is written as
+data again (state.dump). The orders come from lines.py, drawn with a random.Random seeded from the game's seed,
+which is also the scenario's `seed`: the same job gives the same result, in any process.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from rulesdsl.compiler import load_module, load_template
+from rulesdsl.runtime import state
+from rulesdsl.runtime.core import PlayerBase, RulesError, Thing, unchanging
+from rulesdsl.runtime.engine import Game
+from rulesdsl.runtime.report import render, report_data, validate_report
+from rulesdsl.runtime.spec import HiddenSpec, InvariantSpec, RulesetSpec, TypeDesc
+from rulesdsl.simulate import lines
+from rulesdsl.simulate.results import CRASH, INVARIANT, LEAK, NO_REASON, GameJob, GameResult, Problem
+
+# Facts of each `hidden` declaration changed after every turn: enough to find a leak that shows in most turns
+# over many games, few enough that a 1,000-game run stays fast (each costs one report of the viewer).
+LEAK_SAMPLES = 4
+_NUMBER = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+
+def game_seed(seed: int, index: int) -> int:
+    """Game `index`'s seed in a run of seed `seed`: from the two alone, so any worker plays the same game."""
+    digest = hashlib.sha256(f"rulesdsl simulate/{seed}/{index}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+@cache
+def _loaded(rules: str) -> tuple[RulesetSpec, str]:
+    """The compiled ruleset and its module's file (which Engine.locate reads), once per process."""
+    module, spec = load_module(Path(rules))
+    return spec, str(module.__file__)
+
+
+def play(job: GameJob, spec: RulesetSpec | None = None) -> GameResult:
+    """Plays `job`'s game up to its turns or its end. `spec` stands in for the compiled ruleset's own (a test's
+    hand-made `simulation`); the module's file still names the `.rules` lines."""
+    loaded, module_file = _loaded(job.rules)
+    return _Play(job, spec or loaded, module_file).run()
+
+
+def reason_shape(reason: str) -> str:
+    """A refusal's reason with its numbers as `#`: the refusals of one rule counted together."""
+    return _NUMBER.sub("#", reason)
+
+
+class _Play:
+    def __init__(self, job: GameJob, spec: RulesetSpec, module_file: str) -> None:
+        self.job, self.spec, self.module_file = job, spec, module_file
+        self.sim = spec.simulation
+        self.result = GameResult(job.index, job.seed)
+        self.rng = random.Random(job.seed)
+        self.start: dict[str, Any] = {}  # each `unchanged` invariant's value at the start
+        self.reports: dict[str, dict[str, Any]] = {}  # this turn's report data, by account
+
+    def problem(self, kind: str, turn: int, text: str) -> None:
+        self.result.problems.append(Problem(kind, self.job.index, turn, text))
+
+    def run(self) -> GameResult:
+        scenario = copy.deepcopy(self.job.scenario)
+        scenario["seed"] = self.job.seed
+        try:
+            g = state.new_game(self.spec, scenario, self.module_file)
+        except RulesError as e:
+            self.problem(CRASH, 0, f"the game was not made: {e}")
+            return self.result
+        self.result.seats = len(g.all_players)
+        self.invariants(g, 0)
+        data = state.dump(g)
+        for turn in range(g.turn + 1, g.turn + 1 + self.job.turns):
+            g = state.load(self.spec, data, self.module_file)
+            if g.game_over:
+                break
+            sent = self.turn(g, turn)
+            if sent is None:
+                return self.result  # crashed: the game stops there
+            self.result.turns += 1
+            self.invariants(g, turn)
+            self.leaks(g, turn)
+            try:
+                data = state.dump(g)
+            except Exception as e:
+                self.crash(turn, f"the state could not be written: {type(e).__name__}: {e}", sent)
+                return self.result
+        self.result.ended = g.game_over
+        seats: dict[str, int] = {}
+        for i, p in enumerate(g.all_players):
+            seats.setdefault(p.name, i)
+        self.result.winners = tuple(sorted(seats[name] for name in g.winners if name in seats))
+        return self.result
+
+    # ------------------------------------------------------------ one turn
+    def turn(self, g: Game, turn: int) -> list[tuple[str, str]] | None:
+        """Plays one turn: the mail sent, or None when it crashed (a Problem says how)."""
+        sent: list[tuple[str, str]] = []
+        try:
+            for p in g.all_players:
+                if p.active:
+                    text, written = lines.mail(g, p, self.rng, self.sim)
+                    sent.append((lines.label(p), text))
+                    for ln in written:
+                        self.result.written[ln.order] = self.result.written.get(ln.order, 0) + 1
+        except lines.ChoiceFailed as e:
+            self.crash(turn, str(e), sent)
+            return None
+        try:
+            g.process_turn(sent)
+            if faults := state.broken(g):
+                raise RulesError("after the turn, " + "; ".join(str(f) for f in faults))
+            self.reports = self.make_reports(g)
+        except Exception as e:
+            self.crash(turn, str(e) if isinstance(e, RulesError) else f"{type(e).__name__}: {e}", sent)
+            return None
+        self.count(g, turn)
+        return sent
+
+    def crash(self, turn: int, what: str, sent: list[tuple[str, str]]) -> None:
+        mail = "".join(f"\n  {label}:\n" + "".join(f"    {ln}\n" for ln in text.splitlines())
+                       for label, text in sent)
+        self.problem(CRASH, turn, f"turn {turn} of game {self.job.index} (seed {self.job.seed}) failed: {what}\n"
+                                  f"the turn's mail:{mail}".rstrip("\n"))
+
+    def make_reports(self, g: Game) -> dict[str, dict[str, Any]]:
+        """Each player's report data, by account, made as the game folder makes them (in one `unchanging` window)."""
+        template = load_template(self.spec)
+        out = {}
+        with unchanging(g):
+            for p in g.all_players:
+                if not p.active and not g.turns[p._key].was_active:
+                    continue
+                data = report_data(g, p)
+                validate_report(self.spec, data)
+                render(self.spec, data, template)
+                out[p.account] = data
+        return out
+
+    def count(self, g: Game, turn: int) -> None:
+        r = self.result
+        for p in g.all_players:
+            t = g.turns.get(p._key)
+            if t is None:
+                continue
+            for rec in t.used:
+                if rec.status == "done" and not rec.repeat:
+                    r.done[rec.kind] = r.done.get(rec.kind, 0) + 1
+                elif rec.status == "failed":
+                    self.refusal(p, turn, rec.line, rec.text, rec.reason)
+            for ref in t.refused:
+                self.refusal(p, turn, ref.line, ref.text, ref.reason)
+
+    def refusal(self, p: PlayerBase, turn: int, line: int, text: str, reason: str | None) -> None:
+        if not (reason or "").strip():
+            self.problem(NO_REASON, turn, f"{p.account}: line {line} \"{text}\" was refused without a reason")
+            return
+        shape = reason_shape(str(reason))
+        self.result.refusals[shape] = self.result.refusals.get(shape, 0) + 1
+
+    # ------------------------------------------------------------ invariants
+    def invariants(self, g: Game, turn: int) -> None:
+        for inv in self.sim.invariants:
+            try:
+                value = plain(inv.value(g))
+            except Exception as e:
+                self.problem(INVARIANT, turn, f"invariant {inv.name} (line {inv.line}) could not be worked out: "
+                                              f"{type(e).__name__}: {e}")
+                continue
+            if inv.unchanged:
+                if turn == 0:
+                    self.start[inv.name] = value
+                elif value != self.start.get(inv.name):
+                    self.problem(INVARIANT, turn, f"invariant {inv.name} (line {inv.line}) was "
+                                                  f"{_shown(self.start.get(inv.name))} at the start and is "
+                                                  f"{_shown(value)} after turn {turn}")
+            elif value is not True:
+                self.problem(INVARIANT, turn, _broken(inv, turn))
+
+    # ------------------------------------------------------------ hidden facts
+    def leaks(self, g: Game, turn: int) -> None:
+        viewers = [p for p in g.all_players if p.account in self.reports]
+        if len(viewers) < 2:
+            return
+        for h in self.sim.hidden:
+            instances: list[Any] = [None]
+            if h.thing:
+                instances = list(g.instances(h.thing))
+                if not instances:
+                    continue
+            for _ in range(LEAK_SAMPLES):
+                owner = self.rng.choice(g.all_players)
+                viewer = self.rng.choice([q for q in viewers if q is not owner] or [owner])
+                if viewer is owner:
+                    continue
+                instance = self.rng.choice(instances)
+                self.leak(g, turn, h, instance, owner, viewer)
+
+    def leak(self, g: Game, turn: int, h: HiddenSpec, c: Any, p: PlayerBase, q: PlayerBase) -> None:
+        """Changes the fact of `p` (of instance `c`), rebuilds `q`'s report, compares it, puts the fact back."""
+        if self.may_know(g, h, c, p, q):
+            return
+        fact = _Fact(g, h, c, p)
+        new = fact.changed(self.rng)
+        if new is fact.NOTHING:
+            return
+        with fact.set_to(new):
+            if self.may_know(g, h, c, p, q):
+                return
+            with unchanging(g):
+                after = report_data(g, q)
+        before = self.reports[q.account]
+        if after != before:
+            where = first_difference(before, after)
+            what = f"{p.name}'s {h.field}" + (f" of {c._key}" if c is not None else "")
+            self.problem(LEAK, turn, f"hidden {_declaration(h)} (line {h.line}): {what} changed from "
+                                     f"{_shown(plain(fact.old))} to {_shown(plain(new))}, and the report of "
+                                     f"{q.name} changed at {where}")
+
+    def may_know(self, g: Game, h: HiddenSpec, c: Any, p: PlayerBase, q: PlayerBase) -> bool:
+        return h.unless is not None and bool(h.unless(g, c, p, q))
+
+
+class _Fact:
+    """One hidden fact: a player's field, or a thing's per-player field's value for the player."""
+
+    NOTHING: Any = object()
+
+    def __init__(self, g: Game, h: HiddenSpec, c: Any, p: PlayerBase) -> None:
+        self.g, self.h, self.p = g, h, p
+        self.obj = p if not h.thing else c
+        if h.keyed:
+            self.map: dict[str, Any] = getattr(self.obj, h.attr)
+            fields = next(t.fields for t in g.spec.things if t.name == h.thing)
+            self.default = next(f.default for f in fields if f.attr == h.attr)(g)
+            self.present = p._key in self.map
+            self.old = self.map.get(p._key, self.default)
+        else:
+            self.old = getattr(self.obj, h.attr)
+
+    def changed(self, rng: random.Random) -> Any:
+        """Another value of the fact: a number one more, a bool flipped, a list or set with an item more or less,
+        an optional thing another or none; NOTHING for a type with no such change."""
+        return _change(self.g, self.h.type, self.old, rng, self.NOTHING)
+
+    @contextmanager
+    def set_to(self, value: Any) -> Iterator[None]:
+        """The fact holds `value` inside the block, and its old value (stored as it was) after it."""
+        if not self.h.keyed:
+            setattr(self.obj, self.h.attr, value)
+        elif value == self.default:  # as the generated code's mset keeps a per-key value: no default stored
+            self.map.pop(self.p._key, None)
+        else:
+            self.map[self.p._key] = value
+        try:
+            yield
+        finally:
+            if not self.h.keyed:
+                setattr(self.obj, self.h.attr, self.old)
+            elif self.present:
+                self.map[self.p._key] = self.old
+            else:
+                self.map.pop(self.p._key, None)
+
+
+def _change(g: Game, ty: TypeDesc, old: Any, rng: random.Random, nothing: Any) -> Any:
+    kind = ty[0]
+    if kind in ("int", "money", "decimal"):
+        return old + 1
+    if kind == "bool":
+        return not old
+    if kind == "text":
+        return old + "x"
+    if kind in ("list", "set"):
+        items = list(old) if kind == "list" else sorted(old, key=_order)
+        if items and rng.random() < 0.5:
+            del items[rng.randrange(len(items))]
+        else:
+            item = _change(g, ty[1], None, rng, nothing) if ty[1][0] != "thing" else _another(g, ty[1][1], None, rng)
+            if item is nothing or item is None:
+                return nothing
+            items.append(item)
+        return items if kind == "list" else set(items)
+    if kind == "opt":
+        if old is not None and rng.random() < 0.5:
+            return None
+        inner = ty[1]
+        if inner[0] == "thing":
+            other = _another(g, inner[1], old, rng)
+            return nothing if other is None else other
+        return _change(g, inner, old if old is not None else _zero(inner), rng, nothing)
+    if kind == "thing":
+        other = _another(g, ty[1], old, rng)
+        return nothing if other is None else other
+    return nothing
+
+
+def _zero(ty: TypeDesc) -> Any:
+    return {"int": 0, "money": 0, "decimal": Fraction(0), "bool": False, "text": ""}.get(ty[0])
+
+
+def _another(g: Game, thing: str, old: Any, rng: random.Random) -> Any:
+    """Another instance of a thing (a player, a sector) than `old`, or None when there is none."""
+    if thing == "Player":
+        pool: list[Any] = list(g.all_players)
+    elif g.spec.grid is not None and g.spec.grid.name == thing:
+        pool = list(g.sectors)
+    else:
+        pool = list(g.instances(thing))
+    pool = [x for x in pool if x is not old]
+    return rng.choice(pool) if pool else None
+
+
+def _order(v: Any) -> Any:
+    return (v._ord, "") if isinstance(v, Thing) else (0, str(v))
+
+
+def plain(value: Any) -> Any:
+    """A value as plain data, the same across a state's write and read: a thing by its type and key (a game read
+    back has new objects), a set sorted, an amount as a Fraction."""
+    if isinstance(value, PlayerBase):
+        return ("Player", value._key)
+    if isinstance(value, Thing):
+        return (type(value).__name__, value._key)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((plain(v) for v in value), key=repr)
+    return value
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, tuple) and len(value) == 2:
+        return str(value[1])
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _broken(inv: InvariantSpec, turn: int) -> str:
+    when = "at the start" if turn == 0 else f"after turn {turn}"
+    return f"invariant {inv.name} (line {inv.line}) does not hold {when}"
+
+
+def _declaration(h: HiddenSpec) -> str:
+    if h.thing:
+        return f"c.{h.field}[p] for c in {h.thing}"
+    return f"p.{h.field}"
+
+
+def first_difference(a: Any, b: Any, path: str = "$") -> str:
+    """Where two report data first differ, as a JSON path, with the two values there."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            if a.get(k) != b.get(k):
+                return first_difference(a.get(k), b.get(k), f"{path}.{k}")
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            if x != y:
+                return first_difference(x, y, f"{path}[{i}]")
+        if len(a) != len(b):
+            return f"{path} ({len(a)} items, then {len(b)})"
+    return f"{path} ({_cut(a)} -> {_cut(b)})"
+
+
+def _cut(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
