@@ -67,10 +67,21 @@ class _Play:
         self.sim = spec.simulation
         self.result = GameResult(job.index, job.seed)
         self.rng = random.Random(job.seed)
+        # The facts the leak check changes are drawn from a stream of their own, so that checking them (or a
+        # `hidden` declaration more) leaves the orders, and so the games and their statistics, as they were.
+        self.facts = random.Random(f"hidden/{job.seed}")
         self.start: dict[str, Any] = {}  # each `unchanged` invariant's value at the start
         self.reports: dict[str, dict[str, Any]] = {}  # this turn's report data, by account
+        # What has already been found in this game: a broken invariant or a leaking declaration shows again in
+        # most later turns, and a rule that refuses without a reason in most of its refusals. The first says it.
+        self.found: set[tuple[str, Any]] = set()
 
-    def problem(self, kind: str, turn: int, text: str) -> None:
+    def problem(self, kind: str, turn: int, text: str, key: Any = None) -> None:
+        """Records a problem; one with a `key` only the first time that key is met in the game."""
+        if key is not None:
+            if (kind, key) in self.found:
+                return
+            self.found.add((kind, key))
         self.result.problems.append(Problem(kind, self.job.index, turn, text))
 
     def run(self) -> GameResult:
@@ -167,7 +178,9 @@ class _Play:
 
     def refusal(self, p: PlayerBase, turn: int, line: int, text: str, reason: str | None) -> None:
         if not (reason or "").strip():
-            self.problem(NO_REASON, turn, f"{p.account}: line {line} \"{text}\" was refused without a reason")
+            keyword = text.strip().split(" ", 1)[0].split(",", 1)[0].upper()
+            self.problem(NO_REASON, turn, f"{p.account}: line {line} \"{text}\" was refused without a reason "
+                                          f"(game {self.job.index}, seed {self.job.seed})", key=keyword)
             return
         shape = reason_shape(str(reason))
         self.result.refusals[shape] = self.result.refusals.get(shape, 0) + 1
@@ -179,7 +192,7 @@ class _Play:
                 value = plain(inv.value(g))
             except Exception as e:
                 self.problem(INVARIANT, turn, f"invariant {inv.name} (line {inv.line}) could not be worked out: "
-                                              f"{type(e).__name__}: {e}")
+                                              f"{type(e).__name__}: {e}", key=inv.name)
                 continue
             if inv.unchanged:
                 if turn == 0:
@@ -187,9 +200,9 @@ class _Play:
                 elif value != self.start.get(inv.name):
                     self.problem(INVARIANT, turn, f"invariant {inv.name} (line {inv.line}) was "
                                                   f"{_shown(self.start.get(inv.name))} at the start and is "
-                                                  f"{_shown(value)} after turn {turn}")
+                                                  f"{_shown(value)} after turn {turn}", key=inv.name)
             elif value is not True:
-                self.problem(INVARIANT, turn, _broken(inv, turn))
+                self.problem(INVARIANT, turn, _broken(inv, turn), key=inv.name)
 
     # ------------------------------------------------------------ hidden facts
     def leaks(self, g: Game, turn: int) -> None:
@@ -203,11 +216,13 @@ class _Play:
                 if not instances:
                     continue
             for _ in range(LEAK_SAMPLES):
-                owner = self.rng.choice(g.all_players)
-                viewer = self.rng.choice([q for q in viewers if q is not owner] or [owner])
+                if (LEAK, id(h)) in self.found:
+                    break  # found leaking in this game already: said once
+                owner = self.facts.choice(g.all_players)
+                viewer = self.facts.choice([q for q in viewers if q is not owner] or [owner])
                 if viewer is owner:
                     continue
-                instance = self.rng.choice(instances)
+                instance = self.facts.choice(instances)
                 self.leak(g, turn, h, instance, owner, viewer)
 
     def leak(self, g: Game, turn: int, h: HiddenSpec, c: Any, p: PlayerBase, q: PlayerBase) -> None:
@@ -215,7 +230,7 @@ class _Play:
         if self.may_know(g, h, c, p, q):
             return
         fact = _Fact(g, h, c, p)
-        new = fact.changed(self.rng)
+        new = fact.changed(self.facts)
         if new is fact.NOTHING:
             return
         with fact.set_to(new):
@@ -229,7 +244,7 @@ class _Play:
             what = f"{p.name}'s {h.field}" + (f" of {c._key}" if c is not None else "")
             self.problem(LEAK, turn, f"hidden {_declaration(h)} (line {h.line}): {what} changed from "
                                      f"{_shown(plain(fact.old))} to {_shown(plain(new))}, and the report of "
-                                     f"{q.name} changed at {where}")
+                                     f"{q.name} changed at {where}", key=id(h))
 
     def may_know(self, g: Game, h: HiddenSpec, c: Any, p: PlayerBase, q: PlayerBase) -> bool:
         return h.unless is not None and bool(h.unless(g, c, p, q))
@@ -290,7 +305,8 @@ def _change(g: Game, ty: TypeDesc, old: Any, rng: random.Random, nothing: Any) -
         if items and rng.random() < 0.5:
             del items[rng.randrange(len(items))]
         else:
-            item = _change(g, ty[1], None, rng, nothing) if ty[1][0] != "thing" else _another(g, ty[1][1], None, rng)
+            item = _another(g, ty[1][1], None, rng) if ty[1][0] == "thing" else _change(g, ty[1], _zero(ty[1]), rng,
+                                                                                        nothing)
             if item is nothing or item is None:
                 return nothing
             items.append(item)
