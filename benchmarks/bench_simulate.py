@@ -1,0 +1,79 @@
+"""`rulesdsl simulate`'s one game (rulesdsl/simulate/play.py) -> its time per game and per turn, for Covert and the
+card game on their example scenarios.
+
+Run: python benchmarks/bench_simulate.py
+     python benchmarks/bench_simulate.py --games 50 --turns 10 --seed 1 --profile
+
+Each game is play(GameJob) of the shipped ruleset as it is (its own `simulation` block, if any), and again
+with a hand-made block that checks hidden facts (Covert's influence, spies and superspy; each card player's
+hand), to show what the leak check costs: LEAK_SAMPLES facts per declaration per turn, each a report of its
+viewer. A game stops at its end (a victory; in Covert, random players resign) or at --turns. The compiled module
+is loaded once before timing, as a worker process does once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import dataclasses
+import pstats
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from rulesdsl.runtime.spec import HiddenSpec, RulesetSpec  # noqa: E402
+from rulesdsl.simulate.play import game_seed, load_ruleset, play  # noqa: E402
+from rulesdsl.simulate.results import GameJob  # noqa: E402
+
+HIDDEN = {
+    "covert": (HiddenSpec("Country", "influence", "influence", True, ("int",), line=55),
+               HiddenSpec("Country", "spy", "spy", True, ("int",), line=56),
+               HiddenSpec("", "superspy", "superspy", False, ("opt", ("thing", "Country")), line=73)),
+    "nukecards": (HiddenSpec("", "hand", "hand", False, ("list", ("thing", "Card")), line=0),),
+}
+
+
+def run(name: str, games: int, turns: int, seed: int, spec: RulesetSpec | None) -> tuple[float, int, int]:
+    rules = ROOT / "rulesets" / f"{name}.rules"
+    scenario: dict[str, Any] = yaml.safe_load((ROOT / "examples" / name / "scenario.yaml").read_text(encoding="utf-8"))
+    played = problems = 0
+    start = time.perf_counter()
+    for i in range(games):
+        result = play(GameJob(str(rules), scenario, turns, i, game_seed(seed, i)), spec)
+        played += result.turns
+        problems += len(result.problems)
+    return time.perf_counter() - start, played, problems
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--turns", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", action="store_true", help="the 15 costliest functions of the plain runs")
+    args = ap.parse_args()
+    for name in ("covert", "nukecards"):
+        spec, _ = load_ruleset(str(ROOT / "rulesets" / f"{name}.rules"))
+        checked = dataclasses.replace(spec, simulation=dataclasses.replace(spec.simulation, hidden=HIDDEN[name]))
+        for label, use in (("as shipped", None), ("+ hidden facts", checked)):
+            profile = cProfile.Profile() if args.profile and use is None else None
+            if profile is not None:
+                profile.enable()
+            took, played, problems = run(name, args.games, args.turns, args.seed, use)
+            if profile is not None:
+                profile.disable()
+            print(f"{name:9} {label:15} {args.games} games, {played} turns: {took * 1000 / args.games:7.1f} ms a game, "
+                  f"{took * 1000 / max(played, 1):6.2f} ms a turn ({problems} problems)")
+            if profile is not None:
+                pstats.Stats(profile).sort_stats("cumulative").print_stats(15)
+
+
+if __name__ == "__main__":
+    main()
