@@ -27,9 +27,9 @@ from rulesdsl.runtime.syntax import split
 
 # The most lines one mail holds; fewer where the policy takes fewer a turn (`at most N per turn`).
 MOST_LINES = 10
-# A number argument with no upper bound is drawn up to its lower bound plus about this much, small values
-# more often than large ones (a log-uniform spread): what players write, and sometimes more than they have.
-SPREAD = 200
+# A number argument with one bound is drawn within this much of it; one whose bounds are further apart than
+# this, near its lower bound more often (see _spread): what players write, and sometimes more than they have.
+SPREAD = 100
 MOST_ITEMS = 3  # items of a list argument
 TRIES = 3  # draws of one order before it is left out of this mail (its lines another syntax takes)
 _WORD = string.ascii_uppercase + string.digits
@@ -120,35 +120,43 @@ def _candidates(g: Game, me: PlayerBase, item: TypeDesc) -> Sequence[Any] | None
     return g.all[name]
 
 
-def _bounds(g: Game, a: ArgSpec, rng: random.Random, scale: int) -> tuple[int, int] | None:
-    """The argument's bounds in units of 1/scale (money with places), a missing one filled in."""
+def _spread(rng: random.Random, most: int) -> int:
+    """0 to `most`, small values far more often than large ones (log-uniform): a count or an amount a player
+    writes is more often 3 than 30,000, even where the order allows 1..99999."""
+    return min(int(10 ** rng.uniform(0, math.log10(most + 1))) - 1, most)
+
+
+def _number(g: Game, a: ArgSpec, ty: TypeDesc, rng: random.Random) -> Any:
+    """A number between the argument's bounds (in its money's places), a missing bound SPREAD beyond the other,
+    near the lower bound more often; None when the bounds leave no number."""
+    scale = 10 ** _places(ty)
     lo = a.low(g) if a.low is not None else None
     hi = a.high(g) if a.high is not None else None
-    spread = int(10 ** rng.uniform(0, math.log10(SPREAD)))
     if lo is None and hi is None:
         lo = 0
     lo_u = math.ceil(Fraction(lo) * scale) if lo is not None else None
     hi_u = math.floor(Fraction(hi) * scale) if hi is not None else None
-    if hi_u is None:
-        assert lo_u is not None
-        hi_u = lo_u + spread * scale
     if lo_u is None:
-        lo_u = hi_u - spread * scale
-    return (lo_u, hi_u) if lo_u <= hi_u else None
+        assert hi_u is not None
+        lo_u = hi_u - SPREAD * scale
+    if hi_u is None:
+        hi_u = lo_u + SPREAD * scale
+    if lo_u > hi_u:
+        return None
+    if hi_u - lo_u <= SPREAD * scale:
+        units = rng.randint(lo_u, hi_u)
+    elif a.low is None:  # only an upper bound: near it
+        units = hi_u - _spread(rng, hi_u - lo_u)
+    else:
+        units = lo_u + _spread(rng, hi_u - lo_u)
+    value = Fraction(units, scale)
+    return value.numerator if value.denominator == 1 else value
 
 
 def _places(ty: TypeDesc) -> int:
     return int(ty[1]) if ty[0] == "money" and len(ty) > 1 else 0
 
 
-def _number(g: Game, a: ArgSpec, ty: TypeDesc, rng: random.Random) -> Any:
-    scale = 10 ** _places(ty)
-    bounds = _bounds(g, a, rng, scale)
-    if bounds is None:
-        return None
-    units = rng.randint(*bounds)
-    value = Fraction(units, scale)
-    return value.numerator if value.denominator == 1 else value
 
 
 def _word(rng: random.Random) -> str:

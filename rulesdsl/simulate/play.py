@@ -246,8 +246,14 @@ class _Play:
         with fact.set_to(new):
             if self.may_know(g, h, c, p, q):
                 return
-            with unchanging(g):
-                after = report_data(g, q)
+            # The routes' prices are kept for fields no rule changes (runtime/routes.py): the fact may be one, so
+            # the changed report is made without them, and the game gets them back as they were.
+            kept, g.routes = g.routes, None
+            try:
+                with unchanging(g):
+                    after = report_data(g, q)
+            finally:
+                g.routes = kept
         before = self.reports[q.account]
         if after != before:
             where = first_difference(before, after)

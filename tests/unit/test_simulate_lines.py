@@ -14,7 +14,7 @@ import yaml
 from rulesdsl.compiler import load_module
 from rulesdsl.runtime import state
 from rulesdsl.runtime.engine import Game
-from rulesdsl.runtime.spec import ChoiceSpec, OrderSpec, SimulationSpec
+from rulesdsl.runtime.spec import ArgSpec, ChoiceSpec, OrderSpec, SimulationSpec
 from rulesdsl.simulate import lines
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -168,3 +168,26 @@ def test_orders_only_in_other_turns_are_not_written() -> None:
     (Fraction(-1, 2), 1, "-0.5"), (Fraction(101, 100), 2, "1.01")])
 def test_amounts_are_written_with_their_places(value: Any, places: int, text: str) -> None:
     assert lines.written(value, places) == text
+
+
+def test_numbers_keep_their_bounds_and_a_wide_range_is_drawn_near_its_low_end() -> None:
+    module, spec = load_module(ROOT / "rulesets" / "covert.rules")
+    g = state.new_game(spec, yaml.safe_load(SCENARIOS["covert"].read_text(encoding="utf-8")), str(module.__file__))
+    order = OrderSpec("t", "game", "T {wide} {low} {high} {cash} {none}", args=(
+        ArgSpec("wide", ("int",), low=lambda g: 1, high=lambda g: 99999),
+        ArgSpec("low", ("int",), low=lambda g: 5),
+        ArgSpec("high", ("int",), high=lambda g: -3),
+        ArgSpec("cash", ("money", 1), low=lambda g: Fraction(1, 2), high=lambda g: 2),
+        ArgSpec("none", ("int",))))
+    drawn = [lines.draw_values(g, g.all_players[0], order, random.Random(seed)) for seed in range(500)]
+    values = {name: [d[name] for d in drawn if d is not None] for name in ("wide", "low", "high", "cash", "none")}
+    assert all(len(v) == 500 for v in values.values())
+    assert min(values["wide"]) >= 1 and max(values["wide"]) <= 99999
+    assert sum(v <= 100 for v in values["wide"]) > 200 and max(values["wide"]) > 1000
+    assert min(values["low"]) == 5 and max(values["low"]) <= 5 + lines.SPREAD
+    assert max(values["high"]) == -3 and min(values["high"]) >= -3 - lines.SPREAD
+    assert set(values["cash"]) == {Fraction(n, 10) for n in range(5, 21)}
+    assert min(values["none"]) >= 0 and max(values["none"]) <= lines.SPREAD
+    # A range with no number in it: the order is not written.
+    empty = OrderSpec("e", "game", "E {n}", args=(ArgSpec("n", ("int",), low=lambda g: 3, high=lambda g: 2),))
+    assert lines.draw_values(g, g.all_players[0], empty, random.Random(1)) is None
