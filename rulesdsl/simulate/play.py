@@ -149,10 +149,9 @@ class _Play:
         return sent
 
     def crash(self, turn: int, what: str, sent: list[tuple[str, str]]) -> None:
-        mail = "".join(f"\n  {label}:\n" + "".join(f"    {ln}\n" for ln in text.splitlines())
-                       for label, text in sent)
+        mail = "".join(f"\n  {label}:" + "".join(f"\n    {ln}" for ln in text.splitlines()) for label, text in sent)
         self.problem(CRASH, turn, f"turn {turn} of game {self.job.index} (seed {self.job.seed}) failed: {what}\n"
-                                  f"the turn's mail:{mail}".rstrip("\n"))
+                                  f"the turn's mail:{mail or ' none'}")
 
     def make_reports(self, g: Game) -> dict[str, dict[str, Any]]:
         """Each player's report data, by account, made and rendered as the game folder makes them (in one

@@ -158,8 +158,8 @@ def test_a_turn_that_raises_is_a_crash_with_its_line_and_mail(tmp_path: Path) ->
     assert first == (f"turn 2 of game 0 (seed {result.seed}) failed: t.rules:{marked_line(CRASHING)}: "
                      "division by zero (in phase boom)")
     # The mail replays the turn: each player's header, then the lines it wrote.
-    assert mail.startswith("the turn's mail:\n  1.txt:\n    1\n    C1\n")
-    assert "  2.txt:\n    2\n    C2\n" in mail
+    assert mail.startswith("the turn's mail:\n  1.txt:\n    1\n    C1")
+    assert "\n  2.txt:\n    2\n    C2" in mail and "\n\n" not in mail
 
 
 QUIET = BASE + '''order quiet "Q,{n}" {
@@ -183,3 +183,23 @@ def test_a_refusal_without_a_reason_is_a_problem(tmp_path: Path) -> None:
 def test_reasons_are_counted_with_their_numbers_as_hashes() -> None:
     assert reason_shape("not enough cash: it costs 12 and you have 3.5") == "not enough cash: it costs # and you have #"
     assert reason_shape("you hold no S12") == "you hold no S#"
+
+
+def test_one_report_a_turn_is_checked_against_its_schema_each_players_in_turn(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rulesdsl.simulate import play as play_module
+
+    checked: list[tuple[int, str]] = []
+
+    def check(spec: Any, data: dict[str, Any]) -> None:
+        checked.append((data["game"]["turn"], data["player"]["account"]))
+        if data["game"]["turn"] == 3:
+            raise ValueError("report data does not fit its schema at $.cash: 1 is not of type 'string'")
+
+    monkeypatch.setattr(play_module, "validate_report", check)
+    rules = write_ruleset(tmp_path, BASE)
+    result = play(_job(rules, _players(2), turns=5))
+    assert checked == [(1, "2"), (2, "1"), (3, "2")]
+    assert _kinds(result) == [CRASH] and result.turns == 2
+    assert result.problems[0].text.startswith(f"turn 3 of game 0 (seed {result.seed}) failed: ValueError: report "
+                                              "data does not fit its schema at $.cash")
