@@ -87,6 +87,12 @@ class _Play:
     def run(self) -> GameResult:
         scenario = copy.deepcopy(self.job.scenario)
         scenario["seed"] = self.job.seed
+        if isinstance(scenario.get("draws"), list):
+            # A golden scenario forces the draws its own mail makes in later turns; random mail makes others, and
+            # a forced value nothing draws stops its turn. Only the start's (phases `at start`) are kept.
+            first = scenario.get("turn", 0)
+            scenario["draws"] = [d for d in scenario["draws"]
+                                 if not (isinstance(d, dict) and isinstance(d.get("turn"), int) and d["turn"] > first)]
         try:
             g = state.new_game(self.spec, scenario, self.module_file)
         except Exception as e:  # a phase `at start` that fails (RulesError), or a scenario the game cannot use

@@ -203,3 +203,14 @@ def test_one_report_a_turn_is_checked_against_its_schema_each_players_in_turn(
     assert _kinds(result) == [CRASH] and result.turns == 2
     assert result.problems[0].text.startswith(f"turn 3 of game 0 (seed {result.seed}) failed: ValueError: report "
                                               "data does not fit its schema at $.cash")
+
+
+def test_a_scenarios_forced_draws_of_later_turns_are_left_out() -> None:
+    # dug-in forces the combat dice its golden mail rolls in turns 3 and 5; random mail rolls none of them, and a
+    # forced value nothing draws would stop the turn. Its start's draws (the currencies of 1960) are kept.
+    path = ROOT / "tests" / "golden" / "wcg" / "dug-in" / "scenario.yaml"
+    scenario = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert {d["turn"] for d in scenario["draws"]} == {0, 3, 5}
+    result = play(_job(ROOT / "rulesets" / "wcg.rules", scenario, turns=3))
+    assert result.problems == [] and result.turns == 3
+    assert {d["turn"] for d in scenario["draws"]} == {0, 3, 5}  # the job's scenario is left as it was
