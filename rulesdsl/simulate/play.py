@@ -241,15 +241,17 @@ class _Play:
                 self.leak(g, turn, h, instance, owner, viewer)
 
     def leak(self, g: Game, turn: int, h: HiddenSpec, c: Any, p: PlayerBase, q: PlayerBase) -> None:
-        """Changes the fact of `p` (of instance `c`), rebuilds `q`'s report, compares it, puts the fact back."""
-        if self.may_know(g, h, c, p, q):
+        """Changes the fact of `p` (of instance `c`), rebuilds `q`'s report, compares it, puts the fact back.
+        A report that fails with the fact changed tells nothing of where the fact goes (the rules may never make
+        that value): the sample is let go."""
+        if self.may_know(g, turn, h, c, p, q):
             return
         fact = _Fact(g, h, c, p)
         new = fact.changed(self.facts)
         if new is fact.NOTHING:
             return
         with fact.set_to(new):
-            if self.may_know(g, h, c, p, q):
+            if self.may_know(g, turn, h, c, p, q):
                 return
             # The routes' prices are kept for fields no rule changes (runtime/routes.py): the fact may be one, so
             # the changed report is made without them, and the game gets them back as they were.
@@ -257,6 +259,8 @@ class _Play:
             try:
                 with unchanging(g):
                     after = report_data(g, q)
+            except Exception:
+                return
             finally:
                 g.routes = kept
         before = self.reports[q.account]
@@ -267,8 +271,18 @@ class _Play:
                                      f"{_shown(plain(fact.old))} to {_shown(plain(new))}, and the report of "
                                      f"{q.name} changed at {where}", key=id(h))
 
-    def may_know(self, g: Game, h: HiddenSpec, c: Any, p: PlayerBase, q: PlayerBase) -> bool:
-        return h.unless is not None and bool(h.unless(g, c, p, q))
+    def may_know(self, g: Game, turn: int, h: HiddenSpec, c: Any, p: PlayerBase, q: PlayerBase) -> bool:
+        """The declaration's `unless` for this fact and viewer; one that fails is a problem of the block, and
+        the fact is not checked."""
+        if h.unless is None:
+            return False
+        try:
+            return bool(h.unless(g, c, p, q))
+        except Exception as e:
+            of = f", c = {c._key}" if c is not None else ""
+            self.problem(LEAK, turn, f"hidden {_declaration(h)} (line {h.line}): its `unless` could not be worked "
+                                     f"out for p = {p.name}, q = {q.name}{of}: {_error(e)}", key=id(h))
+            return True
 
 
 class _Fact:

@@ -214,3 +214,23 @@ def test_a_scenarios_forced_draws_of_later_turns_are_left_out() -> None:
     result = play(_job(ROOT / "rulesets" / "wcg.rules", scenario, turns=3))
     assert result.problems == [] and result.turns == 3
     assert {d["turn"] for d in scenario["draws"]} == {0, 3, 5}  # the job's scenario is left as it was
+
+
+def test_an_unless_that_fails_is_said_and_a_report_that_fails_with_a_fact_changed_is_let_go(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    spec = _with(COVERT, weights=(("resign", 0),), hidden=(_influence(unless=lambda g, c, p, q: 1 // 0 == 0),))
+    result = play(_job(COVERT, _scenario("covert"), turns=2), spec)
+    assert [p.text.split(" for p = ")[0] for p in result.problems] == [
+        "hidden c.influence[p] for c in Country (line 55): its `unless` could not be worked out"]
+    assert result.problems[0].text.endswith(": ZeroDivisionError: integer division or modulo by zero")
+
+    from rulesdsl.simulate import play as play_module
+
+    def failing(g: Any, p: Any) -> dict[str, Any]:
+        raise ValueError("no such value")
+
+    # The turn's own reports are made first; only the reports made for a changed fact fail here.
+    spec = _with(COVERT, weights=(("resign", 0),), hidden=(_influence(),))
+    monkeypatch.setattr(play_module, "report_data", failing)
+    monkeypatch.setattr(play_module._Play, "make_reports", lambda self, g: {p.account: {} for p in g.all_players})
+    assert play(_job(COVERT, _scenario("covert"), turns=2), spec).problems == []
