@@ -3,9 +3,11 @@ turn checked for a crash, a refusal without a reason, a broken invariant and a h
 
 A turn is played as a game folder plays it (rulesdsl/game/folder.py), without the folder: the state is read
 back from its data (state.load), every active player's mail is given to Game.process_turn, the state must keep
-its fields' `where`, each report is made (report_data, validate_report, render) and the state is written as
-data again (state.dump). The orders come from lines.py, drawn with a random.Random seeded from the game's seed,
-which is also the scenario's `seed`: the same job gives the same result, in any process.
+its fields' `where`, each report is made and rendered (report_data, render; one a turn is held to the report
+schema by validate_report) and the state is written as data again (state.dump). The orders come from lines.py,
+drawn with a random.Random seeded from the game's seed, which is also the scenario's `seed`: the same job gives
+the same result, in any process. A broken invariant, a leaking `hidden` declaration and an order refused
+without a reason are each said once per game, where they first show.
 """
 
 from __future__ import annotations
@@ -95,12 +97,12 @@ class _Play:
                                  if not (isinstance(d, dict) and isinstance(d.get("turn"), int) and d["turn"] > first)]
         try:
             g = state.new_game(self.spec, scenario, self.module_file)
+            data = state.dump(g)
         except Exception as e:  # a phase `at start` that fails (RulesError), or a scenario the game cannot use
             self.problem(CRASH, 0, f"game {self.job.index} (seed {self.job.seed}) was not made: {_error(e)}")
             return self.result
         self.result.seats = len(g.all_players)
         self.invariants(g, 0)
-        data = state.dump(g)
         for turn in range(g.turn + 1, g.turn + 1 + self.job.turns):
             if g.game_over:
                 break
