@@ -1054,7 +1054,7 @@ class Emitter:
                 fields = [(name, e, self.ex(e)) for name, e, _ in fields]
                 w.line("out = {}")
             for name, e, code in fields:
-                shape = _money_shape(e.ty)
+                shape = _shown_shape(e.ty)
                 if shape is not None:
                     code = f"{self.rt('show_money')}({code}, {shape!r}, {_PLACES.get()})"
                 w.in_file(_file(e))  # a variant's report fields and its base's, each from its own file
@@ -1637,19 +1637,21 @@ def _money(ty: T.Ty) -> bool:
     return ty == T.MONEY and _PLACES.get() > 0
 
 
-def _money_shape(ty: T.Ty) -> Any:
-    """Where a report value of type `ty` holds amounts with places, as `show_money` reads it; None: nowhere."""
+def _shown_shape(ty: T.Ty) -> Any:
+    """Where a report value of type `ty` holds amounts with places ("m") or decimals ("d"), as `show_money` reads
+    it; None: nowhere. A decimal is marked because its value may be a whole Python int (a literal `1.0`, a whole
+    number kept as a decimal, `min` choosing one), which the report must still show as the text its schema says."""
     ty = T.strip_opt(ty)
     if isinstance(ty, T.Num):
-        return "m" if _money(ty) else None
+        return "m" if _money(ty) else "d" if ty.decimal and ty.unit == "" else None
     if isinstance(ty, (T.ListT, T.SetT)):
-        inner = _money_shape(ty.item)
+        inner = _shown_shape(ty.item)
         return None if inner is None else ("list", inner)
     if isinstance(ty, T.MapT):
-        inner = _money_shape(ty.value)
+        inner = _shown_shape(ty.value)
         return None if inner is None else ("map", inner)
     if isinstance(ty, T.RecordT):
-        parts = tuple((k, _money_shape(v)) for k, v in ty.fields)
+        parts = tuple((k, _shown_shape(v)) for k, v in ty.fields)
         return ("rec", parts) if any(p is not None for _, p in parts) else None
     return None
 

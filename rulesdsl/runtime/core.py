@@ -489,11 +489,14 @@ def fmt_money(x: Any, places: int) -> str:
 
 def show_money(value: Any, shape: Any, places: int) -> Any:
     """A report value whose type holds money, with each amount as `fmt_money` writes it; `shape` says where the
-    amounts are: "m" an amount, ("list", S), ("opt", S), ("map", S), ("rec", ((name, S), ...)), None none."""
+    amounts are: "m" an amount, "d" a decimal, ("list", S), ("opt", S), ("map", S), ("rec", ((name, S), ...)),
+    None none. A decimal is shown as `fmt_decimal` writes it, a whole one held as an int too."""
     if value is None or shape is None:
         return value
     if shape == "m":
         return fmt_money(value, places)
+    if shape == "d":
+        return fmt_decimal(Fraction(value))
     kind = shape[0]
     if kind == "opt":
         return show_money(value, shape[1], places)
