@@ -190,7 +190,7 @@ def cmd_turn(args: argparse.Namespace) -> int:
     progress = _progress(args)
     try:
         result = folder.process_turn(orders, force=args.force, dry_run=args.dry_run, progress=progress,
-                                     wait=_wait(args))
+                                     wait=_wait(args), trace=args.trace)
     finally:
         # The bar is gone before the summary is printed: stdout and stderr share the GM's terminal.
         progress.done()
@@ -479,6 +479,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "no_orders_limit sent none")
     t.add_argument("--dry-run", action="store_true",
                    help="run the turn and print its reports, writing nothing to the game folder")
+    t.add_argument("--trace", action="store_true",
+                   help="record what each rule did this turn in the turn folder's trace.jsonl, for `rulesdsl "
+                        "explain` (the turn's reports and state are the same without it)")
     _add_progress(t)
     t.add_argument("--wait", type=_wait_seconds, default=0.0, metavar="SECONDS", help=WAIT_HELP)
     t.set_defaults(func=cmd_turn)

@@ -211,14 +211,14 @@ def _in_order(diags: list[Diagnostic], rules: list[str]) -> list[Diagnostic]:
     return sorted(diags, key=lambda d: (rank(d), d.sort_key(), d.message))
 
 
-def compile_path(path: Path) -> str:
-    """The generated module's text; raises CompileError with every diagnostic."""
+def compile_path(path: Path, trace: bool = False) -> str:
+    """The generated module's text (with `trace`, the traced build's); raises CompileError with every diagnostic."""
     from rulesdsl.codegen.emit import generate
 
     checked = check_path(path)
     if not checked.ok or checked.program is None:
         raise CompileError([d for d in checked.diagnostics if d.severity == "error"], checked.sources)
-    return generate(checked.program)
+    return generate(checked.program, trace)
 
 
 def cache_dir() -> Path:
@@ -229,14 +229,15 @@ def cache_dir() -> Path:
     return Path(base) / "rulesdsl"
 
 
-def load_module(path: Path, cache: Path | None = None) -> tuple[ModuleType, RulesetSpec]:
-    """Imports the compiled ruleset, compiling only when its content hash is not cached yet."""
+def load_module(path: Path, cache: Path | None = None, traced: bool = False) -> tuple[ModuleType, RulesetSpec]:
+    """Imports the compiled ruleset, compiling only when its content hash is not cached yet. `traced`: its
+    traced build (`rulesdsl turn --trace`), cached beside the normal one under a key of its own."""
     cache = cache or cache_dir()
     # The compiler is part of the key: a changed compiler never reuses an old compiled module.
     digest = hashlib.sha256(f"{content_hash(path)}/{compiler_fingerprint()}".encode()).hexdigest()
-    target = cache / f"{path.stem}_{digest[:24]}.py"
+    target = cache / f"{path.stem}_{digest[:24]}{'_traced' if traced else ''}.py"
     if not target.is_file():
-        text = compile_path(path)
+        text = compile_path(path, traced)
         cache.mkdir(parents=True, exist_ok=True)
         tmp = target.with_suffix(f".tmp{os.getpid()}")
         tmp.write_text(text, encoding="utf-8")

@@ -250,18 +250,19 @@ class GameFolder:
                             "folder, as `rulesdsl new` writes it")
         return self.root / "rules" / rel.name
 
-    def load_spec(self) -> tuple[RulesetSpec, str]:
+    def load_spec(self, traced: bool = False) -> tuple[RulesetSpec, str]:
         # The compiled module is cached by content hash outside the folder: a failed turn writes nothing here.
         try:
-            module, spec = load_module(self.rules_path())
+            module, spec = load_module(self.rules_path(), traced=traced)
         except OSError as e:
             # A failed write() carries no file name: then it was the cache's.
             raise GameError(f"{e.filename or cache_dir()}: cannot read or write the compiled ruleset: "
                             f"{e.strerror or e}") from None
         return spec, str(module.__file__)
 
-    def load_game(self) -> Game:
-        spec, module_file = self.load_spec()
+    def load_game(self, traced: bool = False) -> Game:
+        """The newest turn's game; `traced`: loaded with the traced build's spec, to be recorded (review/trace.py)."""
+        spec, module_file = self.load_spec(traced)
         turn = self.latest_turn()
         what = f"turns/{turn_name(turn)}/state.yaml"
         data = read_yaml(self.turns_dir / turn_name(turn) / "state.yaml", what)
@@ -391,7 +392,7 @@ class GameFolder:
 
     # ------------------------------------------------------------ a turn
     def process_turn(self, order_files: list[Path] | None, force: bool = False, dry_run: bool = False,
-                     progress: Progress = NULL, wait: Wait | None = None) -> TurnResult:
+                     progress: Progress = NULL, wait: Wait | None = None, trace: bool = False) -> TurnResult:
         """Processes the next turn from the mailed files, in the order given, and commits it. With
         `order_files` None, from the orders filed for it in GAMEDIR/inbox/turn-NNN (see inbox.py), which
         stay there: a rollback then a turn reads them again.
@@ -406,7 +407,9 @@ class GameFolder:
         With `dry_run`, the turn is written to a new temporary folder (TurnResult.folder; the caller removes
         its parent) and nothing in the game folder changes. `progress` is told of each stage: the state loaded,
         the turn's phases, each report written, the state saved. With `wait`, a lock held by another
-        command is waited for (disk.GameLock)."""
+        command is waited for (disk.GameLock). With `trace`, the turn runs the ruleset's traced build and writes
+        what it did, rule by rule, to the turn folder's trace.jsonl (review/trace.py); nothing else it writes
+        differs."""
         self.latest_turn()  # not a game folder: say so before making a lock file in it
         with GameLock(self.root / LOCK_NAME, wait=wait):
             # Under the lock, any staging folder is one a killed turn left (with access codes in it).
@@ -415,7 +418,8 @@ class GameFolder:
             coming = self.latest_turn() + 1
             if order_files is None:
                 gm = inbox.gm_files(self.root, coming)
-                return self._process_turn(self._filed_orders(force or bool(gm)), force, True, dry_run, gm, progress)
+                return self._process_turn(self._filed_orders(force or bool(gm)), force, True, dry_run, gm, progress,
+                                          trace)
             waiting = inbox.filed_orders(self.root, coming)
             if waiting and not force:
                 # The next intake files for the turn after: mail filed for this one would never be read.
@@ -425,7 +429,7 @@ class GameFolder:
                                 "files given")
             # The GM's filed orders are carried out first whichever way the players' mail comes.
             return self._process_turn(order_files, force, False, dry_run, inbox.gm_files(self.root, coming),
-                                      progress)
+                                      progress, trace)
 
     def _filed_orders(self, force: bool) -> list[Path]:
         files = inbox.filed_files(self.root, self.latest_turn() + 1)
@@ -462,7 +466,8 @@ class GameFolder:
         return mail
 
     def _process_turn(self, order_files: list[Path], force: bool, filed: bool, dry_run: bool,
-                      gm_files: list[Path] | None = None, progress: Progress = NULL) -> TurnResult:
+                      gm_files: list[Path] | None = None, progress: Progress = NULL,
+                      trace: bool = False) -> TurnResult:
         laps = _Laps(self.timings)
         mail = self._read_mail(order_files)
         # The GM's submissions (inbox.gm_files) are read first, so a GM order is carried out before the
@@ -484,7 +489,12 @@ class GameFolder:
                 given[m.sha256] = m.path
         laps.mark("mail")
         progress.stage("loading the state")
-        game = self.load_game()
+        game = self.load_game(traced=trace)
+        recorder = None
+        if trace:
+            from rulesdsl.review.trace import traced  # a turn not traced never imports it
+
+            recorder = traced(game).trace
         laps.mark("load")
         if game.game_over:
             raise GameError(f"{self.root}: the game is over (turn {game.turn}); no more turns")
@@ -558,6 +568,10 @@ class GameFolder:
             laps.mark("reports")
             progress.stage("saving the state")
             staging.write("state.yaml", yaml_bytes(dump(game)))
+            if recorder is not None:
+                from rulesdsl.review.trace import FILE_NAME
+
+                staging.write(FILE_NAME, recorder.lines())
             laps.mark("save")
             result.warnings = staging.commit()
             laps.mark("commit")

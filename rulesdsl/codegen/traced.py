@@ -1,0 +1,194 @@
+"""Typed IR statements -> the traced build's Python: each change of state, table read and chance draw told to `g.trace`.
+
+Only `emit(program, trace=True)` comes here; the normal build never does, so its module stays as it was byte for
+byte. The traced build runs the same rules in the same order: each traced statement evaluates its target once
+(bound to a `_t*` local, a name no user name can take: those are prefixed, codegen/names.py), asks the recorder
+for the old value, runs the statement as the normal build writes it, then tells the recorder what changed. The
+recorder (rulesdsl/review/trace.py) reads the new value itself, and knows from the game what the engine is doing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rulesdsl import ir
+from rulesdsl import types as T
+from rulesdsl.codegen import names
+
+if TYPE_CHECKING:
+    from rulesdsl.codegen.emit import Emitter
+
+# The chance builtins whose draws are recorded, and how each names the value its draw depends on (the record's
+# `odds`): the percent of `chance`, the sides of `roll`, the items of `pick` and `shuffle`. `draw` records its
+# table; the map generators (continents, ...) run at a game's start, never in a traced turn.
+DRAWN = ("chance", "roll", "pick", "shuffle", "draw")
+
+
+def at(em: Emitter, line: int) -> str:
+    """Where a statement is, as the literal tuple each record of it carries: (file, `.rules` line, rule)."""
+    rule = em.w.rule_map[-1][1] if em.w.rule_map else ""
+    return repr((em.w.file, line, rule))
+
+
+def secret_functions(program: ir.Program) -> set[str]:
+    """The functions whose value reads a secret parameter or a secret table, directly or through calls: a
+    draw whose odds go through one has odds a player may not see."""
+    from rulesdsl.codegen.emit import _nodes
+
+    secret = {p.name for p in program.params if p.secret}
+    bodies = {f.name: list(_nodes(f.body)) for f in program.functions}
+    found: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, nodes in bodies.items():
+            if name not in found and any(_reads_secret(n, secret, program.secret_tables, found) for n in nodes):
+                found.add(name)
+                changed = True
+    return found
+
+
+def _reads_secret(n: object, params: set[str], tables: dict[str, tuple[str, ...]], fns: set[str]) -> bool:
+    return ((isinstance(n, ir.ParamRef) and n.name in params) or (isinstance(n, ir.TableGet) and n.table in tables)
+            or (isinstance(n, ir.CallFn) and n.func in fns))
+
+
+def odds_secret(em: Emitter, e: ir.Builtin) -> bool:
+    from rulesdsl.codegen.emit import _nodes
+
+    params = {p.name for p in em.p.params if p.secret}
+    return any(_reads_secret(n, params, em.p.secret_tables, em.secret_fns) for n in _nodes(e.args))
+
+
+def draw(em: Emitter, e: ir.Builtin, emit: str) -> str:
+    """A chance builtin's call template (rulesdsl/builtins.py's `emit`) made to draw through the recorder:
+    `g.trace.drew(AT, FUNC, STREAM, SECRET, fn, *args)` calls `fn(*args)` and records what it drew."""
+    secret = repr(odds_secret(em, e))
+    if e.func == "draw":
+        return emit.replace("{table}(", f"g.trace.drew({{trace_at}}, 'draw', {{purpose}}, {secret}, {{table}}, ", 1)
+    return emit.replace("{rt}(", f"g.trace.drew({{trace_at}}, {e.func!r}, {{extra}}, {secret}, {{rt}}, ", 1)
+
+
+def new(em: Emitter, e: ir.New, code: str) -> str:
+    return f"g.trace.made({at(em, e.line)}, {code})"
+
+
+def _state_field(t: ir.Expr) -> ir.Field | None:
+    """The field of a thing, a player or the world that `t` names, if it is one (not a local, not an order's)."""
+    if isinstance(t, ir.Field) and not isinstance(t.obj.ty, T.OrderT):
+        return t
+    return None
+
+
+def stmt(em: Emitter, s: ir.Stmt) -> bool:
+    """Writes `s` as the traced build does, if it changes the state or says something; False: as the normal
+    build writes it."""
+    w = em.w
+    if isinstance(s, (ir.Assign, ir.Add, ir.Remove, ir.Clear)):
+        target = s.target
+        keyed = isinstance(target, ir.MapGet)
+        f = _state_field(target.obj if isinstance(target, ir.MapGet) else target)
+        if f is None:
+            return False
+        where = at(em, s.line)
+        attr = names.attr(f.name)
+        w.line(f"_to = {em.ex(f.obj)}", s.line)
+        key = ", None"
+        default = "None"
+        if isinstance(target, ir.MapGet):
+            w.line(f"_tk = {em.ex(target.key)}", s.line)
+            key = ", _tk"
+            if target.default is not None:
+                default = em.ex(target.default)
+        w.line(f"_tv = g.trace.old(_to, {attr!r}{key}, {default})", s.line)
+        op = _write(em, s, f"_to.{attr}", "_tk" if keyed else None, default)
+        w.line(f"g.trace.change({where}, {op!r}, _to, {f.name!r}, {attr!r}{key}, _tv, {default}{_item(s)})", s.line)
+        return True
+    if isinstance(s, ir.Destroy):
+        held = s.target.ty
+        assert isinstance(held, T.ThingT)
+        w.line(f"_to = {em.ex(s.target)}", s.line)
+        w.line(f"g.trace.destroyed({at(em, s.line)}, _to)", s.line)
+        w.line(f"g.units[{held.name!r}].destroy(_to)", s.line)
+        return True
+    if isinstance(s, ir.News):
+        w.line(f"_tx = {em.ex(s.text)}", s.line)
+        w.line("g.news(_tx)", s.line)
+        w.line(f"g.trace.said({at(em, s.line)}, None, _tx)", s.line)
+        return True
+    if isinstance(s, ir.Tell):
+        w.line(f"_tp = {em.ex(s.player)}", s.line)
+        w.line(f"_tx = {em.ex(s.text)}", s.line)
+        w.line("g.tell(_tp, _tx)", s.line)
+        w.line(f"g.trace.said({at(em, s.line)}, _tp, _tx)", s.line)
+        return True
+    return False
+
+
+def _item(s: ir.Stmt) -> str:
+    """The item an `add` or a `remove` named (bound to `_ti` before the change), as the record's last argument."""
+    return ", _ti" if isinstance(s, (ir.Add, ir.Remove)) else ""
+
+
+def _write(em: Emitter, s: ir.Stmt, obj: str, key: str | None, default: str) -> str:
+    """The statement itself on the bound target `obj` (a field; `key` for one key of a per-key value), as the
+    normal build writes it; returns the record's operation."""
+    w, line = em.w, s.line
+    if isinstance(s, ir.Assign):
+        value = em.stored(s.value, s.target.ty) if s.op == "=" else em.ex(s.value)
+        if key is None:
+            w.line(f"{obj} {s.op} {value}", line)
+        else:
+            if s.op != "=":
+                value = f"{obj}.get({key}._key, {default}) {s.op[0]} {value}"
+            w.line(f"{em.rt('mset')}({obj}, {key}, {value}, {default})", line)
+        return "set"
+    if isinstance(s, ir.Add):
+        w.line(f"_ti = {em.ex(s.value)}", line)
+        if key is not None:
+            w.line(f"{em.rt('madd')}({obj}, {key}, _ti, {isinstance(s.target.ty, T.SetT)})", line)
+        elif isinstance(s.target.ty, T.SetT):
+            w.line(f"{em.rt('set_add')}({obj}, _ti)", line)
+        else:
+            w.line(f"{obj}.append(_ti)", line)
+        return "add"
+    if isinstance(s, ir.Remove):
+        w.line(f"_ti = {em.ex(s.value)}", line)
+        if key is not None:
+            w.line(f"{em.rt('mremove')}({obj}, {key}, _ti, {'[]' if default == 'None' else default})", line)
+        else:
+            w.line(f"{em.rt('remove_item')}({obj}, _ti)", line)
+        return "remove"
+    assert isinstance(s, ir.Clear)
+    if key is not None:
+        w.line(f"{em.rt('mset')}({obj}, {key}, [], [])", line)
+    else:
+        w.line(f"{obj}.clear()", line)
+    return "clear"
+
+
+def step(em: Emitter, line: int, item: str | None) -> None:
+    """A new step of a phase: its start, or one round of a loop at its top. The table rows and draws a change
+    used are those of its step, before it."""
+    em.w.line(f"g.trace.step({at(em, line)}, {item or 'None'})", line)
+
+
+def table_wrappers(em: Emitter) -> None:
+    """Each table's look-up function wrapped to tell the recorder the key and the row's value. A weighted
+    table is drawn, and its draw recorded (`draw`); a ratio table is read through its whole-number function."""
+    w = em.w
+    for t in em.p.tables:
+        if t.kind == "weighted":
+            continue
+        secret = t.name in em.p.secret_tables
+        fn = names.table_ratio(t.name) if t.name in em.ratio_tables else names.table(t.name)
+        w.section(t.line, rule=f"table {t.name}")
+        w.line(f"_plain_{fn} = {fn}")
+        w.line()
+        w.line()
+        w.line(f"def {fn}(g, *k):")
+        with w.indent():
+            w.line(f"r = _plain_{fn}(g, *k)")
+            key = f"({em.rt('Fraction')}(*k),)" if t.name in em.ratio_tables else "k"
+            w.line(f"g.trace.table({t.name!r}, {key}, r, {secret!r})")
+            w.line("return r")

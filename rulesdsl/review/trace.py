@@ -1,0 +1,275 @@
+"""A traced turn -> trace.jsonl records (what changed, where in the rules, doing what, using which rows and draws); and back.
+
+A turn is traced by running the traced build of its ruleset's module (codegen/traced.py) on a TracedGame: the
+same game, whose `trace` (a Recorder) the traced module tells of each change of state, news and message, table
+read and chance draw, and whose `_execute` adds what the engine itself changes for an order (its cost, a
+refund, one order of the budget). The normal module never calls a recorder, and a game that is not traced is
+a plain engine.Game: a turn without --trace runs exactly the code it ran before.
+
+The file, one JSON object a line, in the order things happened (no timestamps: the same turn writes the same
+bytes):
+    {"trace": 1, "ruleset": TITLE, "source": FILE, "turn": N}     the head
+    {"ev": "step", "step": K, "at": [FILE, LINE, RULE], "about": KEY, "doing": DOING}
+    {"ev": "change", "step": K, "op": "set"|"add"|"remove"|"clear"|"made"|"destroyed"|"cost"|"refund"|"budget",
+     "path": "$.Country.MEX.troops", "old": V, "new": V, "item": V, "at": [...], "doing": DOING}
+    {"ev": "reset", "path": "$.Country.*.combat"}                     a field `reset each turn`, at the turn's start
+    {"ev": "table", "step": K, "table": NAME, "key": [V...], "row": V, "secret": BOOL}
+    {"ev": "draw", "step": K, "func": "chance", "stream": NAME, "odds": V, "result": V, "secret": BOOL, "at": [...]}
+    {"ev": "said", "step": K, "to": ACCOUNT|null, "text": TEXT, "at": [...], "doing": DOING}
+DOING is {"order": TEXT, "kind": KIND, "player": ACCOUNT, "line": LINE} (LINE: of the player's mail; 0 for an
+order on file) or {"what": "phase combat"}. A step is what the table reads and draws of a change belong to: an
+order carried out, a phase, or one round of a loop at the top of a phase (one country's combat).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from rulesdsl.runtime.core import Numbered, OrderRec, PlayerBase, Thing, WorldBase, fmt_decimal
+from rulesdsl.runtime.engine import Game
+from rulesdsl.runtime.spec import OrderSpec
+
+FORMAT = 1
+FILE_NAME = "trace.jsonl"
+
+At = tuple[str, int, str]
+
+
+def enc(value: Any) -> Any:
+    """A value as the trace writes it: a thing as its key (a numbered one as its number), a decimal as text."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, Numbered):
+        return value.number
+    if isinstance(value, Thing):
+        return value._key
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else fmt_decimal(value)
+    if isinstance(value, (list, tuple)):
+        return [enc(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): enc(v) for k, v in value.items()}
+    if isinstance(value, OrderRec):
+        return value.text
+    return str(value)
+
+
+class Recorder:
+    """What the traced module tells it, as records; `closed` once the turn is over (reports read tables too)."""
+
+    def __init__(self, game: Game) -> None:
+        self.g = game
+        self.records: list[dict[str, Any]] = []
+        self.step_no = 0  # the step the records now belong to
+        self.steps = 0  # the steps begun: an order's step ends back in its phase's, and a new one takes a new number
+        self.closed = False
+        self._players: dict[int, int] = {}
+
+    # ------------------------------------------------------------ where and what
+    def doing(self) -> dict[str, Any]:
+        d = self.g._doing
+        if isinstance(d, OrderRec):
+            return {"order": d.text, "kind": d.kind, "player": d.player.account if d.player is not None else None,
+                    "line": d.line}
+        return {"what": d}
+
+    def path(self, obj: Any) -> str:
+        """The JSON path of a thing, a player or the world as the state file has it (a numbered thing's: its
+        thing and number, with its owner's key when numbered per owner)."""
+        if isinstance(obj, PlayerBase):
+            i = self._players.get(id(obj))
+            if i is None:
+                i = self._players[id(obj)] = next(n for n, p in enumerate(self.g.all_players) if p is obj)
+            return f"$.players[{i}]"
+        if isinstance(obj, WorldBase):
+            return "$.world"
+        if isinstance(obj, Numbered):
+            owner = getattr(obj, "owner", None)
+            return f"$.{obj.TYPE}." + (f"{owner._key}." if isinstance(owner, Thing) else "") + str(obj.number)
+        return f"$.{obj.TYPE}.{obj._key}"
+
+    def add(self, record: dict[str, Any]) -> None:
+        if not self.closed:
+            record["step"] = self.step_no
+            self.records.append(record)
+
+    # ------------------------------------------------------------ what the traced module calls
+    def step(self, at: At, about: Any) -> None:
+        if self.closed:
+            return
+        self.steps += 1
+        self.step_no = self.steps
+        self.records.append({"ev": "step", "step": self.step_no, "at": list(at), "about": enc(about),
+                             "doing": self.doing()})
+
+    def old(self, obj: Any, attr: str, key: Any, default: Any) -> Any:
+        if self.closed:
+            return None
+        value = getattr(obj, attr)
+        return enc(value if key is None else value.get(key._key, default))
+
+    def change(self, at: At, op: str, obj: Any, name: str, attr: str, key: Any, old: Any, default: Any,
+               item: Any = None) -> None:
+        if self.closed:
+            return
+        value = getattr(obj, attr)
+        path = f"{self.path(obj)}.{name}"
+        if key is not None:
+            value = value.get(key._key, default)
+            path += f".{enc(key)}"
+        new = enc(value)
+        if op == "set" and new == old:
+            return  # set to what it was: nothing made the value, and every day's `leader_at_dawn` would fill the trace
+        record: dict[str, Any] = {"ev": "change", "op": op, "path": path, "old": old, "new": new}
+        if op in ("add", "remove"):
+            record["item"] = enc(item)
+        record.update(at=list(at), doing=self.doing())
+        self.add(record)
+
+    def made(self, at: At, obj: Any) -> Any:
+        self.add({"ev": "change", "op": "made", "path": self.path(obj), "old": None, "new": None, "at": list(at),
+                  "doing": self.doing()})
+        return obj
+
+    def destroyed(self, at: At, obj: Any) -> None:
+        self.add({"ev": "change", "op": "destroyed", "path": self.path(obj), "old": None, "new": None,
+                  "at": list(at), "doing": self.doing()})
+
+    def said(self, at: At, to: PlayerBase | None, text: str) -> None:
+        self.add({"ev": "said", "to": to.account if to is not None else None, "text": text, "at": list(at),
+                  "doing": self.doing()})
+
+    def table(self, name: str, key: tuple[Any, ...], row: Any, secret: bool) -> Any:
+        self.add({"ev": "table", "table": name, "key": enc(key), "row": enc(row), "secret": secret})
+        return row
+
+    def drew(self, at: At, func: str, stream: str, secret: bool, fn: Callable[..., Any], *args: Any) -> Any:
+        result = fn(*args)
+        odds = args[-1] if func != "draw" else None
+        self.add({"ev": "draw", "func": func, "stream": stream, "odds": enc(odds), "result": enc(result),
+                  "secret": secret, "at": list(at)})
+        return result
+
+    # ------------------------------------------------------------ the file
+    def lines(self) -> bytes:
+        head = {"trace": FORMAT, "ruleset": self.g.spec.title, "source": self.g.spec.source, "turn": self.g.turn}
+        out = [json.dumps(head, ensure_ascii=False)]
+        out += [json.dumps(r, ensure_ascii=False) for r in self.records]
+        return ("\n".join(out) + "\n").encode("utf-8")
+
+
+class TracedGame(Game):
+    """A Game whose turn is recorded: made by `traced` from a game loaded with the traced build's spec."""
+
+    trace: Recorder
+    _traced_specs: dict[str, OrderSpec]
+    _order_pay: tuple[str, Any] | None
+
+    def process_turn(self, submissions: list[tuple[str, str]], phase_done: Callable[[], object] | None = None) -> None:
+        try:
+            super().process_turn(submissions, phase_done)
+        finally:
+            self.trace.closed = True
+
+    def _reset_fields(self) -> None:
+        spec = self.spec
+        for tspec in spec.things:
+            for f in tspec.fields:
+                if f.reset_each_turn:
+                    self.trace.add({"ev": "reset", "path": f"$.{tspec.name}.*.{f.name}"})
+        for f in spec.player_fields:
+            if f.reset_each_turn:
+                self.trace.add({"ev": "reset", "path": f"$.players[*].{f.name}"})
+        for f in spec.world_fields:
+            if f.reset_each_turn:
+                self.trace.add({"ev": "reset", "path": f"$.world.{f.name}"})
+        super()._reset_fields()
+
+    def _execute(self, spec: OrderSpec, rec: OrderRec) -> None:
+        """The engine's own changes for an order, recorded around it: what it paid (before its effect), what
+        came back when its effect failed, the order it took from the budget."""
+        tr, me = self.trace, rec.player
+        outer, before_doing = tr.step_no, self._doing
+        self._doing = rec
+        tr.step((self.spec.source, spec.line, f"order {spec.name}"), None)
+        self._doing = before_doing
+        pay, budget = self.pay_attr, self.budget_attr
+        pay_path = f"{tr.path(me)}.{self.spec.policy.pay_field}" if pay else ""
+        self._order_pay = (pay_path, enc(getattr(me, pay))) if pay else None
+        had_budget = enc(getattr(me, budget)) if budget else None
+        start = len(tr.records)
+        super()._execute(self._traced_spec(spec), rec)
+        if pay:
+            last = self._order_pay[1] if self._order_pay else None
+            for r in tr.records[start:]:
+                if r.get("path") == pay_path and r["ev"] == "change":
+                    last = r["new"]
+            now = enc(getattr(me, pay))
+            if now != last:
+                self._engine_change(rec, "refund", pay_path, last, now)
+        if budget and enc(getattr(me, budget)) != had_budget:
+            self._engine_change(rec, "budget", f"{tr.path(me)}.{self.spec.policy.budget_field}", had_budget,
+                                enc(getattr(me, budget)))
+        self._order_pay = None
+        tr.step_no = outer
+
+    def _engine_change(self, rec: OrderRec, op: str, path: str, old: Any, new: Any) -> None:
+        before, self._doing = self._doing, rec
+        self.trace.add({"ev": "change", "op": op, "path": path, "old": old, "new": new,
+                        "at": [self.spec.source, self.orders[rec.kind].line, f"order {rec.kind}"],
+                        "doing": self.trace.doing()})
+        self._doing = before
+
+    def _traced_spec(self, spec: OrderSpec) -> OrderSpec:
+        """`spec` with an effect that first records what the order paid (the engine pays just before it)."""
+        got = self._traced_specs.get(spec.name)
+        if got is None:
+            effect = spec.effect
+
+            def traced_effect(g: Any, me: Any, rec: OrderRec) -> None:
+                paid = self._order_pay
+                if paid is not None and me is not None:
+                    now = enc(getattr(me, self.pay_attr or ""))
+                    if now != paid[1]:
+                        self._engine_change(rec, "cost", paid[0], paid[1], now)
+                        self._order_pay = (paid[0], now)
+                if effect is not None:
+                    effect(g, me, rec)
+
+            got = self._traced_specs[spec.name] = dataclasses.replace(spec, effect=traced_effect)
+        return got
+
+
+def traced(game: Game) -> TracedGame:
+    """`game` (loaded with the traced build's spec) made a TracedGame, recording from now on."""
+    game.__class__ = TracedGame
+    assert isinstance(game, TracedGame)
+    game.trace = Recorder(game)
+    game._traced_specs = {}
+    game._order_pay = None
+    return game
+
+
+# ------------------------------------------------------------ reading back
+class TraceError(Exception):
+    """A trace file that cannot be read back."""
+
+
+def read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The head and the records of a trace file."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise TraceError(f"{path}: cannot read: {e.strerror or e}") from None
+    try:
+        rows = [json.loads(line) for line in lines if line.strip()]
+    except json.JSONDecodeError as e:
+        raise TraceError(f"{path}:{e.lineno}: not a trace line: {e.msg}") from None
+    if not rows or not isinstance(rows[0], dict) or rows[0].get("trace") != FORMAT:
+        raise TraceError(f"{path}: not a trace of this rulesdsl (its first line names no trace format {FORMAT})")
+    return rows[0], rows[1:]
