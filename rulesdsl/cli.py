@@ -213,6 +213,16 @@ def cmd_turn(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_explain(args: argparse.Namespace) -> int:
+    from rulesdsl.review.explain import explain
+
+    if args.what is None and args.line is None:
+        raise GameError("say what to explain: a state value's path ($.Country.MEX.troops), a line of the report's "
+                        "text, or --line N")
+    print(explain(Path(args.gamedir), args.turn, args.what, args.player, args.report, args.line), end="")
+    return 0
+
+
 def cmd_intake(args: argparse.Namespace) -> int:
     from rulesdsl.game.intake import intake
 
@@ -485,6 +495,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_progress(t)
     t.add_argument("--wait", type=_wait_seconds, default=0.0, metavar="SECONDS", help=WAIT_HELP)
     t.set_defaults(func=cmd_turn)
+    x = sub.add_parser("explain", help="why a value is what it is after a turn run with --trace: the rules, orders, "
+                                       "table rows and rolls that made it")
+    x.add_argument("gamedir")
+    x.add_argument("turn", type=int)
+    x.add_argument("what", nargs="?", help="a state value's JSON path as the state file has it ($.Country.MEX.troops, "
+                                           "$.players[0].cash), or a line of the report's text")
+    x.add_argument("--player", metavar="ACCOUNT", help="answer as this player may know it (their report's lines)")
+    x.add_argument("--report", metavar="ACCOUNT", help="the report a line is of, for the GM's full answer")
+    x.add_argument("--line", type=int, metavar="N", help="the report's line N instead of its text")
+    x.set_defaults(func=cmd_explain)
     s = sub.add_parser("status", help="the turn, who has sent orders for the next one, who missed turns")
     s.add_argument("gamedir")
     s.set_defaults(func=cmd_status)

@@ -580,7 +580,6 @@ class Emitter:
             self.stmt(s)
 
     def stmt(self, s: ir.Stmt) -> None:
-        w = self.w
         if self.trace and traced.stmt(self, s):
             return
         top, self.phase_top = self.phase_top, False

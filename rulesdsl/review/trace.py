@@ -1,4 +1,4 @@
-"""A traced turn -> trace.jsonl records (what changed, where in the rules, doing what, using which rows and draws); and back.
+"""A traced turn -> trace.jsonl (what changed, at which rule and line, doing what, with which rows and draws); and back.
 
 A turn is traced by running the traced build of its ruleset's module (codegen/traced.py) on a TracedGame: the
 same game, whose `trace` (a Recorder) the traced module tells of each change of state, news and message, table
@@ -8,7 +8,7 @@ a plain engine.Game: a turn without --trace runs exactly the code it ran before.
 
 The file, one JSON object a line, in the order things happened (no timestamps: the same turn writes the same
 bytes):
-    {"trace": 1, "ruleset": TITLE, "source": FILE, "turn": N}     the head
+    {"trace": 1, "ruleset": TITLE, "source": FILE, "turn": N, "unit": "day"}     the head
     {"ev": "step", "step": K, "at": [FILE, LINE, RULE], "about": KEY, "doing": DOING}
     {"ev": "change", "step": K, "op": "set"|"add"|"remove"|"clear"|"made"|"destroyed"|"cost"|"refund"|"budget",
      "path": "$.Country.MEX.troops", "old": V, "new": V, "item": V, "at": [...], "doing": DOING}
@@ -54,8 +54,8 @@ def enc(value: Any) -> Any:
         return [enc(v) for v in value]
     if isinstance(value, dict):
         return {str(k): enc(v) for k, v in value.items()}
-    if isinstance(value, OrderRec):
-        return value.text
+    if isinstance(value, OrderRec):  # a loop over orders: whose it is stays, so that explain can hide it
+        return {"order": value.text, "player": value.player.account if value.player is not None else None}
     return str(value)
 
 
@@ -157,7 +157,8 @@ class Recorder:
 
     # ------------------------------------------------------------ the file
     def lines(self) -> bytes:
-        head = {"trace": FORMAT, "ruleset": self.g.spec.title, "source": self.g.spec.source, "turn": self.g.turn}
+        head = {"trace": FORMAT, "ruleset": self.g.spec.title, "source": self.g.spec.source, "turn": self.g.turn,
+                "unit": self.g.spec.turn_unit}
         out = [json.dumps(head, ensure_ascii=False)]
         out += [json.dumps(r, ensure_ascii=False) for r in self.records]
         return ("\n".join(out) + "\n").encode("utf-8")

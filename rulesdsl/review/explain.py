@@ -1,0 +1,578 @@
+"""A traced turn + a question (a state value's JSON path, or a line of a player's report) -> the answer as plain text.
+
+The answer is the chain of changes that made the value this turn, in the order they happened: each with its
+`.rules` file:line and the line's text, its rule, the order or phase being carried out, and the table rows and
+chance draws of its step before it (review/trace.py says what a step is). A report line is answered by what it
+shows: a news item or a message is the rule that said it and what its step changed before; any other line, the
+state values it shows, found in the report's data (reports/ACCOUNT-name.json): the record the line names, or
+the heading above it names, and the fields of that record whose values the line holds.
+
+For a player (`--player`), only what that player may know: their own orders in full, another player's only as
+"an order of another player"; a table's row only where the table is not secret, a draw's odds only where no
+secret parameter or table sets them; and only values the player may see: their own position's fields, per-key
+values under their own key, and the values their report shows. Without it, the GM's answer: everything.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rulesdsl.game.errors import GameError
+from rulesdsl.game.folder import GameFolder, read_yaml, turn_name
+from rulesdsl.game.names import report_base
+from rulesdsl.review import trace
+
+_DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
+_SEGMENT = re.compile(r"\.([^.\[\]]+)|\[(\d+|\*)\]")
+
+
+@dataclass
+class Turn:
+    """What explain reads of one turn: its trace, the state before and after it, and the ruleset's lines."""
+
+    number: int
+    unit: str
+    records: list[dict[str, Any]]
+    before: dict[str, Any]
+    after: dict[str, Any]
+    sources: dict[str, list[str]] = field(default_factory=dict)
+
+    def player_index(self, account: str) -> int:
+        for i, p in enumerate(self.after.get("players", [])):
+            if str(p.get("account")) == account:
+                return i
+        raise GameError(f"no player has the account {account!r} in this game")
+
+    def player_name(self, account: str | None) -> str:
+        for p in self.after.get("players", []):
+            if str(p.get("account")) == account:
+                return str(p.get("name", account))
+        return str(account)
+
+    def source_line(self, at: list[Any]) -> str:
+        lines = self.sources.get(str(at[0]), [])
+        n = int(at[1])
+        return lines[n - 1].strip() if 0 < n <= len(lines) else ""
+
+    def inside(self, at: list[Any], most: int = 4) -> list[str]:
+        """The `if`, `else`, `for each` and `while` lines the line `at` is inside, outermost first, read from
+        the ruleset by its indentation (the layout `rulesdsl fmt` keeps): why that line ran."""
+        lines = self.sources.get(str(at[0]), [])
+        n = int(at[1])
+        if not 0 < n <= len(lines):
+            return []
+        indent = _indent(lines[n - 1])
+        found: list[str] = []
+        k = n - 1
+        while k > 0 and indent > 0 and len(found) < most:
+            k -= 1
+            text = lines[k].strip()
+            if not text or text.startswith("#") or _indent(lines[k]) >= indent:
+                continue
+            indent = _indent(lines[k])
+            if text.startswith("} else"):
+                opening = next((lines[j].strip() for j in range(k - 1, -1, -1)
+                                if _indent(lines[j]) == indent and lines[j].strip().startswith("if ")), "")
+                found.append(f"{text}   (not: {opening})" if opening else text)
+            elif text.startswith(("if ", "for each ", "while ", "for ")):
+                found.append(text)
+        return found[::-1]
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def load_turn(root: Path, number: int) -> Turn:
+    """The turn `number` of the game in `root`; GameError when it was not played or not traced."""
+    folder = GameFolder(root)
+    played = folder.turn_numbers()
+    if number not in played or number == played[0]:
+        raise GameError(f"{root}: turn {number} was not played (the turns played are "
+                        f"{', '.join(str(t) for t in played[1:]) or 'none yet'})")
+    here = folder.turns_dir / turn_name(number)
+    path = here / trace.FILE_NAME
+    if not path.is_file():
+        newest = played[-1]
+        again = (f"rulesdsl rollback {root} && rulesdsl turn {root} --trace" if number == newest else
+                 f"copy the game folder, roll the copy back to turn {number - 1} (`rulesdsl rollback`, once for each "
+                 f"later turn) and run turn {number} in it again with `rulesdsl turn COPY --trace`")
+        raise GameError(f"turn {number} was run without --trace, so nothing recorded what made its values. The same "
+                        f"orders make the same turn byte for byte, so it can be run again traced: {again}")
+    try:
+        head, records = trace.read(path)
+    except trace.TraceError as e:
+        raise GameError(str(e)) from None
+    before = read_yaml(folder.turns_dir / turn_name(max(t for t in played if t < number)) / "state.yaml", "state")
+    after = read_yaml(here / "state.yaml", "state")
+    sources: dict[str, list[str]] = {}
+    for f in sorted((root / "rules").glob("*.rules")):
+        sources[f.name] = f.read_text(encoding="utf-8", errors="replace").splitlines()
+    return Turn(number, str(head.get("unit", "turn")), records, before, after, sources)
+
+
+# ------------------------------------------------------------ paths and values
+def segments(path: str) -> list[str]:
+    """`$.players[2].cash` -> ["players", "2", "cash"]; GameError for what is not such a path."""
+    if not path.startswith("$"):
+        raise GameError(f"{path!r} is not a JSON path of the state (they start with `$.`, as `$.Country.MEX.troops`)")
+    parts, pos = [], 1
+    while pos < len(path):
+        m = _SEGMENT.match(path, pos)
+        if m is None:
+            raise GameError(f"{path!r}: cannot read the path from {path[pos:]!r} on")
+        parts.append(m.group(1) or m.group(2))
+        pos = m.end()
+    return parts
+
+
+def normal(path: str, turn: Turn) -> str:
+    """The path as the trace writes it: a player named by account (`$.players.1001.cash`) becomes their index."""
+    parts = segments(path)
+    if len(parts) > 1 and parts[0] == "players" and not parts[1].isdigit():
+        parts[1] = str(turn.player_index(parts[1]))
+    elif len(parts) > 1 and parts[0] == "players":
+        turn.player_name(parts[1])
+    return join(parts)
+
+
+def join(parts: list[str]) -> str:
+    out = "$"
+    for i, p in enumerate(parts):
+        out += f"[{p}]" if i == 1 and parts[0] == "players" else f".{p}"
+    return out
+
+
+def value_at(state: dict[str, Any], path: str) -> tuple[bool, Any]:
+    """(found, value) of `path` in a state file's data; a per-key value not stored is not found (its default)."""
+    node: Any = state
+    for p in segments(path):
+        if isinstance(node, list):
+            if not p.isdigit() or int(p) >= len(node):
+                return False, None
+            node = node[int(p)]
+        elif isinstance(node, dict) and p in node:
+            node = node[p]
+        else:
+            return False, None
+    return True, node
+
+
+def show(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, str) and _DECIMAL.fullmatch(value):
+        return value  # a decimal, which the trace writes as text to keep it exact
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return "[" + ", ".join(show(v) for v in value) + "]"
+    if isinstance(value, dict) and set(value) == {"order", "player"}:
+        return f"order {show(value['order'])}"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {show(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def _covers(asked: str, changed: str) -> bool:
+    """A change of `changed` changes `asked`: the same value, a part of it (one key of a per-key value), or the
+    whole it belongs to (a per-key value cleared; a numbered thing made or destroyed)."""
+    return asked == changed or changed.startswith(asked + ".") or asked.startswith(changed + ".")
+
+
+def _reset_of(path: str, records: list[dict[str, Any]]) -> bool:
+    for r in records:
+        if r.get("ev") == "reset":
+            pattern = re.escape(r["path"]).replace(r"\*", r"[^.\]]+")
+            if re.fullmatch(pattern + r"(\..*)?", path):
+                return True
+    return False
+
+
+# ------------------------------------------------------------ who may know what
+@dataclass
+class Viewer:
+    """Who asks: None for the GM, else a player's account, with what that player may see."""
+
+    account: str | None = None
+    index: int = -1
+    shown: set[str] = field(default_factory=set)  # the state paths their report shows
+
+    @property
+    def gm(self) -> bool:
+        return self.account is None
+
+    def sees(self, path: str) -> bool:
+        if self.gm:
+            return True
+        parts = segments(path)
+        if parts[:2] == ["players", str(self.index)]:
+            return True
+        if len(parts) >= 4 and parts[-1] == self.account:
+            return True  # one key of a per-key value: theirs
+        return any(path == s or path.startswith(s + ".") for s in self.shown)
+
+    def doing(self, d: dict[str, Any], turn: Turn) -> str:
+        if "order" not in d:
+            return str(d.get("what") or "the engine")
+        if d.get("player") is None:
+            return f"the GM's order {show(d['order'])}" if self.gm else "an order of the GM"
+        where = f"line {d['line']} of" if d.get("line") else "on file with"
+        if self.gm:
+            name = turn.player_name(d["player"])
+            return f"order {show(d['order'])} of {name} (account {d['player']}; {where} its orders)"
+        if d["player"] == self.account:
+            return f"your order {show(d['order'])} ({where} your orders)"
+        return "an order of another player"
+
+    def use(self, r: dict[str, Any]) -> str:
+        if r["ev"] == "table":
+            if r.get("secret") and not self.gm:
+                return f"a row of table {r['table']}, which the GM keeps secret"
+            return f"table {r['table']}[{', '.join(show(k) for k in r['key'])}] = {show(r['row'])}"
+        func, stream, result = r["func"], show(r["stream"]), r["result"]
+        odds = r.get("odds")
+        if r.get("secret") and not self.gm:
+            what = f"{func} {stream} (its odds are secret)"
+        elif func == "chance":
+            what = f"chance {stream} at {show(odds)}%"
+        elif func == "roll":
+            what = f"roll {stream} of 1 to {show(odds)}"
+        elif func in ("pick", "shuffle"):
+            what = f"{func} {stream} among {len(odds) if isinstance(odds, list) else show(odds)}"
+        else:
+            what = f"draw {stream}"
+        if func == "chance":
+            return f"{what}: {'it came up' if result else 'it did not come up'}"
+        return f"{what}: {show(result)}"
+
+
+def viewer_for(root: Path, turn: Turn, account: str | None) -> Viewer:
+    if account is None:
+        return Viewer()
+    index = turn.player_index(account)
+    data, _ = report_of(root, turn, account)
+    return Viewer(account, index, set(shown_paths(data, turn, account)))
+
+
+# ------------------------------------------------------------ reports
+def report_of(root: Path, turn: Turn, account: str) -> tuple[dict[str, Any], list[str]]:
+    """The player's report this turn: its data and its text's lines."""
+    name = turn.player_name(account)
+    base = root / "turns" / turn_name(turn.number) / "reports" / report_base(account, name)
+    try:
+        data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+        text = base.with_suffix(".txt").read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise GameError(f"{base}: cannot read {name}'s report: {e.strerror or e}") from None
+    return data, text
+
+
+_IDENTITY = ("code", "key", "name", "account")
+
+
+@dataclass
+class Record:
+    """A record of a report's data that stands for a thing of the state, or a player: its path there."""
+
+    data: dict[str, Any]
+    names: list[str]
+    path: str
+
+
+def records(data: dict[str, Any], turn: Turn, account: str) -> list[Record]:
+    """The report's records that name a thing or a player of the state, the report itself (the player's own
+    position) first."""
+    own = turn.player_index(account)
+    out = [Record(data, [turn.player_name(account), account], f"$.players[{own}]")]
+
+    def visit(node: Any) -> None:
+        if isinstance(node, list):
+            for item in node:
+                visit(item)
+            return
+        if not isinstance(node, dict):
+            return
+        path = _record_path(node, turn)
+        if path is not None:
+            out.append(Record(node, [str(node[k]) for k in _IDENTITY if isinstance(node.get(k), str)], path))
+        for k, v in node.items():
+            if k not in ("game", "player", "orders"):
+                visit(v)
+
+    for k, v in data.items():
+        if k not in ("game", "player", "orders"):
+            visit(v)
+    return out
+
+
+def _record_path(node: dict[str, Any], turn: Turn) -> str | None:
+    key = node.get("code", node.get("key"))
+    for section, entries in turn.after.items():
+        if isinstance(entries, dict) and isinstance(key, str) and isinstance(entries.get(key), dict):
+            return f"$.{section}.{key}"
+    name = node.get("name", node.get("player"))
+    for i, p in enumerate(turn.after.get("players", [])):
+        if name is not None and (p.get("name") == name or str(p.get("account")) == name):
+            return f"$.players[{i}]"
+    return None
+
+
+def _field_paths(rec: Record, turn: Turn, account: str, names: list[str]) -> list[str]:
+    found, entry = value_at(turn.after, rec.path)
+    if not found or not isinstance(entry, dict):
+        return []
+    out = []
+    for f in names:
+        if isinstance(entry.get(f), dict):
+            out.append(f"{rec.path}.{f}.{account}")  # the report shows the player's own key of a per-key value
+        elif f in entry:
+            out.append(f"{rec.path}.{f}")
+    return out
+
+
+def shown_paths(data: dict[str, Any], turn: Turn, account: str) -> list[str]:
+    """Every state value the report shows: each field of a record that names a thing or a player, where the
+    state has a field of that name."""
+    out: list[str] = []
+    for rec in records(data, turn, account):
+        scalars = [k for k, v in rec.data.items() if not isinstance(v, dict) and k not in _IDENTITY]
+        out += _field_paths(rec, turn, account, scalars)
+    return out
+
+
+def _holds(line: str, value: Any) -> bool:
+    if isinstance(value, bool) or value is None:
+        return False
+    text = str(value)
+    if not text:
+        return False
+    return re.search(r"(?<![\w.])" + re.escape(text) + r"(?![\w])", line) is not None
+
+
+def line_paths(data: dict[str, Any], text: list[str], n: int, turn: Turn, account: str) -> list[str]:
+    """The state values line `n` (0-based) of the report shows: the fields of the record the line names (or
+    the nearest line above it that names one) whose values the line holds; fields named in the line first."""
+    line = text[n]
+    recs = records(data, turn, account)
+    for k in range(n, -1, -1):
+        named = [r for r in recs if any(_holds(text[k], name) for name in r.names)] or (recs[:1] if k == 0 else [])
+        best: list[tuple[Record, list[str]]] = []
+        for r in named:
+            items = [f for f, v in r.data.items() if isinstance(v, list) and line.strip() in map(str, v)]
+            if items:  # the line is an item of a list the record holds (a combat's line): that list, and only it
+                best.append((r, items))
+                continue
+            fields = [f for f, v in r.data.items()
+                      if f not in _IDENTITY and not isinstance(v, (dict, list)) and _holds(line, v)]
+            if fields:
+                best.append((r, fields))
+        if best:
+            worded = [(r, [f for f in fs if f.replace("_", " ").lower() in line.lower()]) for r, fs in best]
+            if any(fs for _, fs in worded):
+                best = [(r, fs) for r, fs in worded if fs]
+            out: list[str] = []
+            for r, fs in best:
+                out += [p for p in _field_paths(r, turn, account, fs) if p not in out]
+            if out:
+                return out
+    return []
+
+
+# ------------------------------------------------------------ answers
+def _uses(records: list[dict[str, Any]], upto: int, step: int, listed: set[int], viewer: Viewer) -> list[str]:
+    """The table rows and draws of step `step` before record `upto`, each once in an answer."""
+    out = []
+    for i in range(upto - 1, -1, -1):
+        r = records[i]
+        if r.get("ev") == "step" and r.get("step") == step:
+            break
+        if r.get("step") == step and r.get("ev") in ("table", "draw") and i not in listed:
+            listed.add(i)
+            out.append(viewer.use(r))
+    return out[::-1]
+
+
+def _steps(records: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
+    return {r["step"]: r for r in records if r.get("ev") == "step"}
+
+
+def _what(r: dict[str, Any]) -> str:
+    op = r["op"]
+    if op == "cost":
+        return f"{show(r['old'])} -> {show(r['new'])}: what the order cost"
+    if op == "refund":
+        return f"{show(r['old'])} -> {show(r['new'])}: its cost given back, as the order failed"
+    if op == "budget":
+        return f"{show(r['old'])} -> {show(r['new'])}: the order counted against the budget"
+    if op == "made":
+        return "made"
+    if op == "destroyed":
+        return "destroyed"
+    if op == "add":
+        return f"{show(r['item'])} added"
+    if op == "remove":
+        return f"{show(r['item'])} removed"
+    if op == "clear":
+        return f"cleared (it held {show(r['old'])})"
+    return f"{show(r['old'])} -> {show(r['new'])}"
+
+
+def _project(r: dict[str, Any], asked: str) -> dict[str, Any]:
+    """A change of a whole per-key value as the change of the one key asked about."""
+    if asked == r["path"] or not asked.startswith(r["path"] + ".") or r["op"] in ("made", "destroyed"):
+        return r
+    key = asked[len(r["path"]) + 1:]
+    old = r["old"].get(key) if isinstance(r.get("old"), dict) else None
+    new = r["new"].get(key) if isinstance(r.get("new"), dict) else None
+    return {**r, "op": "set", "old": old, "new": new, "path": asked}
+
+
+def _at(r: dict[str, Any], turn: Turn) -> list[str]:
+    at = r["at"]
+    head = f"{at[0]}:{at[1]} ({at[2]})" if at[1] else f"{at[0]} ({at[2]})"
+    src = turn.source_line(at) if at[1] else ""
+    if not src:
+        return [head]
+    return [head] + [f"    | {c}" for c in turn.inside(at)] + [f"    > {src}"]
+
+
+def _step_line(r: dict[str, Any], steps: dict[int, dict[str, Any]], viewer: Viewer, turn: Turn) -> str:
+    said = f"    while {viewer.doing(r['doing'], turn)}"
+    step = steps.get(r.get("step", 0))
+    about = step.get("about") if step is not None else None
+    if about is not None and "order" not in r["doing"] and (viewer.gm or _public(about, turn, viewer)):
+        if isinstance(about, dict) and not viewer.gm:
+            said += f", in its round for your order {show(about['order'])}"
+        elif isinstance(about, dict):
+            said += f", in its round for order {show(about['order'])} of {turn.player_name(about.get('player'))}"
+        elif any(str(p.get("account")) == str(about) for p in turn.after.get("players", [])):
+            said += f", in its round for {turn.player_name(str(about))} (account {about})"
+        else:
+            said += f", in its round for {about if isinstance(about, str) else show(about)}"
+    return said
+
+
+def _public(about: Any, turn: Turn, viewer: Viewer) -> bool:
+    """A loop's item a player may read: a thing's key or their own order; never a player (an account) nor
+    another player's order."""
+    if isinstance(about, dict):
+        return about.get("player") == viewer.account
+    accounts = {str(p.get("account")) for p in turn.after.get("players", [])}
+    return isinstance(about, (str, int)) and str(about) not in accounts
+
+
+def explain_path(turn: Turn, path: str, viewer: Viewer) -> str:
+    path = normal(path, turn)
+    if not viewer.sees(path):
+        raise GameError(f"{path} is not a value this player's report shows, nor one of their own, so it is not "
+                        "explained to them (the GM can ask without --player)")
+    recs = turn.records
+    steps = _steps(recs)
+    found_before, before = value_at(turn.before, path)
+    found_after, after = value_at(turn.after, path)
+    changes = [(i, _project(r, path)) for i, r in enumerate(recs)
+               if r.get("ev") == "change" and _covers(path, r["path"])]
+    unit = f"{turn.unit} {turn.number}"
+    exact = [r for _, r in changes if r["path"] == path]
+    reset = _reset_of(path, recs)
+    start = before if found_before and not reset else (exact[0]["old"] if exact else None)
+    end = after if found_after else (exact[-1]["new"] if exact else None)
+    if not changes and not found_before and not found_after:
+        raise GameError(f"{path}: no such value in the state of {unit}, and no rule changed it")
+    lines = [f"{path} after {unit}: {show(end)}" + (f" (before it: {show(start)})" if changes else "")]
+    if reset:
+        lines.append(f"It is reset each {turn.unit}: it went back to its default as the {turn.unit} began.")
+    if not changes:
+        lines.append(f"No rule changed it in {unit}.")
+        return "\n".join(lines) + "\n"
+    lines.append(f"What changed it, in order ({len(changes)}):")
+    listed: set[int] = set()
+    for n, (i, r) in enumerate(changes, 1):
+        where = _at(r, turn)
+        part = f"[{r['path'][len(path) + 1:]}] " if r["path"].startswith(path + ".") else ""
+        lines.append(f"  {n}. {part}{_what(r)}, at {where[0]}")
+        lines += [f"  {w}" for w in where[1:]]
+        lines.append(_step_line(r, steps, viewer, turn))
+        for u in _uses(recs, i, r["step"], listed, viewer):
+            lines.append(f"    using {u}")
+    return "\n".join(lines) + "\n"
+
+
+def explain_said(turn: Turn, i: int, viewer: Viewer) -> str:
+    """A news item or a message: the rule that said it, and what its step changed and drew before it."""
+    recs = turn.records
+    r = recs[i]
+    steps = _steps(recs)
+    whom = "news for everyone" if r["to"] is None else (
+        "a message to you" if r["to"] == viewer.account else f"a message to {turn.player_name(r['to'])}")
+    where = _at(r, turn)
+    lines = [f"{show(r['text'])}: {whom}, said at {where[0]}"] + [f"  {w}" for w in where[1:]]
+    lines.append(_step_line(r, steps, viewer, turn).replace("    while", "  while", 1))
+    before: list[str] = []
+    listed: set[int] = set()
+    for k in range(i - 1, -1, -1):
+        c = recs[k]
+        if c.get("ev") == "step" and c.get("step") == r["step"]:
+            break
+        if c.get("step") == r["step"] and c.get("ev") == "change" and viewer.sees(c["path"]):
+            at = _at(c, turn)
+            before.append(f"  - {c['path']}: {_what(c)}, at {at[0]}")
+    uses = _uses(recs, i, r["step"], listed, viewer)
+    if before:
+        lines.append("What the rules changed just before, in the same step:")
+        lines += before[::-1]
+    for u in uses:
+        lines.append(f"  using {u}")
+    return "\n".join(lines) + "\n"
+
+
+def explain_line(root: Path, turn: Turn, account: str, line: str | None, number: int | None,
+                 viewer: Viewer) -> str:
+    data, text = report_of(root, turn, account)
+    if number is not None:
+        if not 1 <= number <= len(text):
+            raise GameError(f"{turn.player_name(account)}'s report of {turn.unit} {turn.number} has {len(text)} "
+                            f"lines, not {number}")
+        n = number - 1
+    else:
+        assert line is not None
+        wanted = line.strip()
+        hits = [k for k, t in enumerate(text) if t.strip() == wanted] or \
+               [k for k, t in enumerate(text) if wanted and wanted in t]
+        if not hits:
+            raise GameError(f"no line of {turn.player_name(account)}'s report of {turn.unit} {turn.number} reads "
+                            f"{wanted!r} (give the line's text, or its number with --line N)")
+        n = hits[0]
+    asked = text[n].strip()
+    head = f"Line {n + 1} of {turn.player_name(account)}'s report of {turn.unit} {turn.number}: {asked}\n"
+    said = [k for k, r in enumerate(turn.records) if r.get("ev") == "said" and r["text"] == asked
+            and r["to"] in (None, account)]
+    if said:
+        return head + "\n" + "\n".join(explain_said(turn, k, viewer) for k in said)
+    paths = line_paths(data, text, n, turn, account)
+    if not paths:
+        return head + ("\nThe line shows no stored value of the game (it is the report's own wording, or a value the "
+                       "report works out from others): ask about the values it is made from by their paths.\n")
+    return head + "".join("\n" + explain_path(turn, p, viewer) for p in paths)
+
+
+def explain(root: Path, number: int, what: str | None, player: str | None = None, report: str | None = None,
+            line: int | None = None) -> str:
+    """The answer to `rulesdsl explain`: `what` a state path (`$....`) or a report line's text, or `line` a
+    line number of the report of `player` (answered for them) or of `report` (answered for the GM)."""
+    turn = load_turn(root, number)
+    viewer = viewer_for(root, turn, player)
+    if what is not None and what.startswith("$") and line is None:
+        return explain_path(turn, what, viewer)
+    account = player or report
+    if account is None:
+        raise GameError("a report line is explained for the player whose report it is: give --player ACCOUNT (the "
+                        "answer that player may read) or --report ACCOUNT (the GM's answer)")
+    return explain_line(root, turn, account, what, line, viewer)
