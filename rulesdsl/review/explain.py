@@ -223,12 +223,13 @@ class Viewer:
             return str(d.get("what") or "the engine")
         if d.get("player") is None:
             return f"the GM's order {show(d['order'])}" if self.gm else "an order of the GM"
-        where = f"line {d['line']} of" if d.get("line") else "on file with"
         if self.gm:
             name = turn.player_name(d["player"])
-            return f"order {show(d['order'])} of {name} (account {d['player']}; {where} its orders)"
+            where = f"line {d['line']} of its orders" if d.get("line") else "on file from an earlier turn"
+            return f"order {show(d['order'])} of {name} (account {d['player']}; {where})"
         if d["player"] == self.account:
-            return f"your order {show(d['order'])} ({where} your orders)"
+            where = f"line {d['line']} of your orders" if d.get("line") else "on file from an earlier turn"
+            return f"your order {show(d['order'])} ({where})"
         return "an order of another player"
 
     def use(self, r: dict[str, Any]) -> str:

@@ -1,0 +1,283 @@
+"""`rulesdsl turn --trace` and `rulesdsl explain` on small real games: the README's Covert demo, a Covert golden
+scenario (spies caught) and the Nuke Cards example. The answers are snapshots, read as a player and as a GM.
+
+Hidden facts: the privacy test plays the same Covert day twice, changing only another player's order (the
+money behind an assassination), and shows that a bystander's answer is byte-identical while the GM's differs.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from syrupy.assertion import SnapshotAssertion
+
+from rulesdsl.cli import main
+from rulesdsl.codegen.emit import generate
+from rulesdsl.compiler import check_path, load_module
+from rulesdsl.game.errors import GameError
+from rulesdsl.game.folder import GameFolder
+from rulesdsl.review.explain import explain
+from rulesdsl.review.trace import FILE_NAME, traced
+from tests.golden import harness
+from tests.unit.rulestools import Loaded, write_ruleset
+
+ROOT = Path(__file__).resolve().parents[2]
+COVERT = ROOT / "examples" / "covert"
+NUKES = ROOT / "examples" / "nukecards"
+INTELLIGENCE = ROOT / "tests" / "golden" / "covert" / "intelligence"
+
+
+def _play(root: Path, rules: str, scenario: Path, turns: list[list[Path]], trace: bool = True) -> GameFolder:
+    folder = GameFolder.create(ROOT / "rulesets" / rules, root, scenario, None)
+    for files in turns:
+        folder.process_turn(files, trace=trace)
+    return folder
+
+
+def _days(base: Path, *names: str) -> list[list[Path]]:
+    return [sorted((base / n).glob("*.txt")) for n in names]
+
+
+@pytest.fixture(scope="module")
+def covert(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("covert") / "demo"
+    _play(root, "covert.rules", COVERT / "scenario.yaml", _days(COVERT, "day1", "day2", "day3"))
+    return root
+
+
+@pytest.fixture(scope="module")
+def nukes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("nukes") / "nukes"
+    _play(root, "nukecards.rules", NUKES / "scenario.yaml", _days(NUKES, "round1", "round2"))
+    return root
+
+
+# ------------------------------------------------------------ the traced build and the turn
+def test_the_normal_module_is_the_same_with_the_traced_build_beside_it() -> None:
+    program = check_path(ROOT / "rulesets" / "covert.rules").program
+    assert program is not None
+    normal = generate(program)
+    traced = generate(program, trace=True)
+    assert generate(program, trace=False) == normal
+    assert "g.trace" not in normal and "g.trace.change(" in traced
+
+
+def test_a_traced_turn_writes_the_same_reports_and_state(tmp_path: Path) -> None:
+    days = _days(COVERT, "day1", "day2")
+    plain = _play(tmp_path / "plain", "covert.rules", COVERT / "scenario.yaml", days, trace=False)
+    traced = _play(tmp_path / "traced", "covert.rules", COVERT / "scenario.yaml", days, trace=True)
+
+    def files(folder: GameFolder) -> dict[str, bytes]:
+        return {p.relative_to(folder.root).as_posix(): p.read_bytes()
+                for p in sorted(folder.root.rglob("*")) if p.is_file() and p.name not in (FILE_NAME, "rulesdsl.lock")}
+
+    a, b = files(plain), files(traced)
+    assert len(a) > 40
+    assert a == b
+    assert (traced.turns_dir / "turn-002" / FILE_NAME).is_file()
+    assert not (plain.turns_dir / "turn-002" / FILE_NAME).exists()
+
+
+def test_the_same_turn_traced_twice_writes_the_same_trace(nukes: Path, tmp_path: Path) -> None:
+    again = _play(tmp_path / "again", "nukecards.rules", NUKES / "scenario.yaml", _days(NUKES, "round1"))
+    trace = (nukes / "turns" / "turn-001" / FILE_NAME).read_bytes()
+    assert trace == (again.turns_dir / "turn-001" / FILE_NAME).read_bytes()
+    assert b'"ev": "draw"' in trace and b'"op": "cost"' not in trace  # Nuke Cards' orders cost nothing
+
+
+# ------------------------------------------------------------ the three answers of the issue
+def test_a_spy_caught(tmp_path: Path, text_snapshot: SnapshotAssertion) -> None:
+    root = tmp_path / "intelligence"
+    _play(root, "covert.rules", INTELLIGENCE / "scenario.yaml", _days(INTELLIGENCE, "turn-1"))
+    player = explain(root, 1, "Your spy in Korea was caught.", player="5001")
+    gm = explain(root, 1, "$.Country.KOR.spy")
+    assert "$.Country.KOR.spy.5001: 4 -> 0, at covert.rules:585" in player
+    assert "if c.spy[p] <= c.security {" in player
+    assert player == text_snapshot(name="spy-caught-player")
+    assert gm == text_snapshot(name="spy-caught-gm")
+
+
+def test_a_combat_loss(covert: Path, text_snapshot: SnapshotAssertion) -> None:
+    gm = explain(covert, 3, "$.Country.ARG.troops")
+    player = explain(covert, 3, "BRA invades with 6 troops and loses 1", player="2468")
+    assert "4 -> 2, at covert.rules:213 (procedure take_defence_losses)" in gm
+    assert "using table combat_losses[1.5] = 2" in gm
+    assert "using table combat_losses[1] = 1" in player
+    assert gm == text_snapshot(name="combat-loss-gm")
+    assert player == text_snapshot(name="combat-loss-player")
+
+
+def test_a_cards_effect(nukes: Path, text_snapshot: SnapshotAssertion) -> None:
+    victim = explain(nukes, 2, "Propaganda from Dorne turned 100 of your people.", player="6")
+    player = explain(nukes, 2, "$.players[5].population", player="4")
+    gm = explain(nukes, 2, "$.players[5].population")
+    assert "10000 -> 9900, at nukecards.rules:832 (procedure harm)" in gm
+    assert 'your order "PROPAGANDA P100 AT FREEDONIA"' in player
+    assert 'order "PROPAGANDA P100 AT FREEDONIA" of Dorne' in gm
+    assert "PROPAGANDA P100" not in victim
+    assert victim == text_snapshot(name="card-effect-victim")
+    assert player == text_snapshot(name="card-effect-player")
+    assert gm == text_snapshot(name="card-effect-gm")
+
+
+# ------------------------------------------------------------ what a player may know
+def test_another_players_order_and_odds_stay_hidden(tmp_path: Path) -> None:
+    """Thrush (9999) pays 6 or 5 for a failed assassination in Ukraine; Ann (1001) asks why it failed, and
+    reads the same answer either way; the GM's answers differ (the order, the odds)."""
+    answers: dict[int, tuple[str, str, str]] = {}
+    for cash in (6, 5):
+        day3 = tmp_path / f"day3-{cash}"
+        shutil.copytree(COVERT / "day3", day3)
+        thrush = day3 / "thrush.txt"
+        thrush.write_text(thrush.read_text(encoding="utf-8").replace("K,UKR,6", f"K,UKR,{cash}"), encoding="utf-8")
+        root = tmp_path / f"game-{cash}"
+        days = [*_days(COVERT, "day1", "day2"), sorted(day3.glob("*.txt"))]
+        _play(root, "covert.rules", COVERT / "scenario.yaml", days)
+        what = "An assassination attempt in Ukraine fails"
+        answers[cash] = (explain(root, 3, what, player="1001"), explain(root, 3, what, player="9999"),
+                         explain(root, 3, what, report="1001"))
+    bystander, killer, gm = answers[6]
+    assert bystander == answers[5][0]
+    assert gm != answers[5][2]
+    assert "an order of another player" in bystander and "K,UKR" not in bystander and "Thrush" not in bystander
+    assert "(its odds are secret)" in bystander and "%" not in bystander
+    assert "$.players" not in bystander  # what Thrush paid is Thrush's
+    assert 'your order "K,UKR,6"' in killer and "(its odds are secret)" in killer
+    assert 'order "K,UKR,6" of Thrush' in gm and "chance \"kill\" at 20%" in gm
+
+
+def test_a_player_is_not_told_a_value_their_report_does_not_show(covert: Path) -> None:
+    with pytest.raises(GameError, match="not a value this player's report shows"):
+        explain(covert, 3, "$.players[3].cash", player="1001")
+    assert "$.players[3].cash after day 3" in explain(covert, 3, "$.players[3].cash")
+    assert "$.players[1].cash after day 3" in explain(covert, 3, "$.players[1].cash", player="1001")
+
+
+def test_an_untraced_turn_says_how_to_trace_it(tmp_path: Path) -> None:
+    root = tmp_path / "g"
+    _play(root, "nukecards.rules", NUKES / "scenario.yaml", _days(NUKES, "round1"), trace=False)
+    with pytest.raises(GameError, match=r"run without --trace.*rulesdsl rollback .* && rulesdsl turn .* --trace"):
+        explain(root, 1, "$.players[0].population")
+    with pytest.raises(GameError, match="turn 2 was not played"):
+        explain(root, 2, "$.players[0].population")
+
+
+def test_the_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "g"
+    GameFolder.create(ROOT / "rulesets" / "nukecards.rules", root, NUKES / "scenario.yaml", None)
+    assert main(["turn", str(root), *map(str, _days(NUKES, "round1")[0]), "--trace"]) == 0
+    capsys.readouterr()
+    assert main(["explain", str(root), "1", "--report", "1", "--line", "6"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Line 6 of Avalon's report of round 1:")
+    assert main(["explain", str(root), "1", "$.Nowhere.x"]) == 2
+    assert "no such value" in capsys.readouterr().err
+
+
+def test_a_traced_variant_plays_as_the_plain_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A variant's traced build (its lines in two files) runs its golden scenario to the same reports and news.
+    Every golden scenario of every shipped ruleset is played so by benchmarks/trace_goldens.py:
+    Warlord's and WCG's checks alone would cost the suite 15 s."""
+    s = next(x for x in harness.scenarios("covert-twice-weekly") if x.name == "allowances")
+    plain = list(harness.play(s, tmp_path / "plain"))
+    process = GameFolder.process_turn
+    monkeypatch.setattr(GameFolder, "process_turn",
+                        lambda self, *a, **k: process(self, *a, **{**k, "trace": True}))
+    traced = list(harness.play(s, tmp_path / "traced"))
+    assert plain and traced == plain
+    assert (tmp_path / "traced" / "turns" / "turn-001" / FILE_NAME).is_file() or \
+        any((tmp_path / "traced" / "turns").glob(f"*/{FILE_NAME}"))
+
+
+SMALL = '''ruleset "S" { version "1" turn "turn" }
+secret param edge: int = 3
+thing Box keyed by code {
+  name: text
+  stones: int = 0
+  near: set of Box
+  tags: Player -> list of int
+}
+data Box(code, name) {
+  A: "Alpha"
+  B: "Beta"
+}
+thing Crate numbered per owner {
+  size: int = 1
+}
+world {
+  rolls: int = 0
+  log: list of text
+}
+player {
+  cash: money = 10
+}
+table grade(n: int) -> text { below edge: "small", from edge: "big" }
+orders {
+  header "{account}", "{code}"
+  pay from cash
+}
+order make "M,{box},{n}" {
+  box: Box
+  n: 1..9
+  cost money(n)
+  effect {
+    new Crate(owner: me, size: n)
+    box.stones += n
+    add n to box.tags[me]
+    add box to box.near
+    if grade(n) == "big" { world.log = ["made one"] }
+  }
+}
+phase making: run make
+phase smash {
+  for each c in Crate where c.size > 3 {
+    destroy c
+  }
+  clear world.log
+  for each b in Box {
+    world.rolls += roll(6, "dice")
+    remove b from b.near
+    for each p in players where size(b.tags[p]) > 1 { clear b.tags[p] }
+  }
+}
+report {
+  cash = me.cash
+  template "s.report.j2"
+}
+'''
+
+
+def test_what_the_traced_build_records(tmp_path: Path) -> None:
+    """Each kind of change (set, add, remove, clear; a numbered thing made and destroyed; a per-key value's
+    key; the world), a secret table's read, a roll, and the engine's cost and its step, as records."""
+    path = write_ruleset(tmp_path, SMALL, "Cash {{ cash }}\n", "s")
+    module, spec = load_module(path, tmp_path / "cache", traced=True)
+    g = traced(Loaded(module, spec).new_game(1))
+    g.process_turn([("ann.txt", "1\nA\nM,A,2\nM,A,5\n")])
+    changes = [(r["op"], r["path"], r["old"], r["new"], r.get("item")) for r in g.trace.records if r["ev"] == "change"]
+    assert changes[:13] == [
+        ("cost", "$.players[0].cash", 10, 8, None),
+        ("made", "$.Crate.1.1", None, None, None),
+        ("set", "$.Box.A.stones", 0, 2, None),
+        ("add", "$.Box.A.tags.1", [], [2], 2),
+        ("add", "$.Box.A.near", [], ["A"], "A"),
+        ("cost", "$.players[0].cash", 8, 3, None),
+        ("made", "$.Crate.1.2", None, None, None),
+        ("set", "$.Box.A.stones", 2, 7, None),
+        ("add", "$.Box.A.tags.1", [2], [2, 5], 5),
+        ("add", "$.Box.A.near", ["A"], ["A"], "A"),
+        ("set", "$.world.log", [], ["made one"], None),
+        ("destroyed", "$.Crate.1.2", None, None, None),
+        ("clear", "$.world.log", ["made one"], [], None),
+    ]
+    tables = [(r["table"], r["key"], r["row"], r["secret"]) for r in g.trace.records if r["ev"] == "table"]
+    assert tables == [("grade", [2], "small", True), ("grade", [5], "big", True)]
+    draws = [(r["func"], r["stream"], r["odds"]) for r in g.trace.records if r["ev"] == "draw"]
+    assert draws == [("roll", "dice", 6), ("roll", "dice", 6)]
+    ops = [(r["op"], r["path"]) for r in g.trace.records if r["ev"] == "change"][13:]
+    assert ("remove", "$.Box.A.near") in ops and ("clear", "$.Box.A.tags.1") in ops
+    steps = {r["step"]: r for r in g.trace.records if r["ev"] == "step"}
+    cost = next(r for r in g.trace.records if r["ev"] == "change")
+    assert steps[cost["step"]]["doing"] == {"order": "M,A,2", "kind": "make", "player": "1", "line": 3}
