@@ -5,8 +5,9 @@ Run: python benchmarks/bench_trace.py                      (Covert's demo game, 
 
 Each turn is run from a copy of the game folder before it, once plain and once traced (GameFolder.process_turn
 with trace=False and True, as `rulesdsl turn` runs it), --repeat times each, alternating; the best CPU time of
-each is shown (a turn's wall time is mostly the fsyncs of its commit, which vary more than the work). A turn without --trace runs the normal compiled module on a plain engine.Game: the code it ran before
-the trace existed, so "off" is today's turn; the traced build (cached beside it) runs only with --trace.
+each is shown (a turn's wall time is mostly the fsyncs of its commit, which vary more than the work). A turn
+without --trace runs the normal compiled module on a plain engine.Game: the code it ran before the trace
+existed, so "off" is today's turn; the traced build (cached beside it) runs only with --trace.
 Warlord: bench_warlord.py's game (generated world, 100 players, the starting 750 divisions), its first two
 turns, every player moving each division in a random direction (and on turn 1 building in its home city).
 

@@ -100,7 +100,10 @@ def stmt(em: Emitter, s: ir.Stmt) -> bool:
             key = ", _tk"
             if target.default is not None:
                 default = em.ex(target.default)
-        w.line(f"_tv = g.trace.old(_to, {attr!r}{key}, {default})", s.line)
+        if isinstance(s, (ir.Add, ir.Remove)):
+            w.line("_tv = None", s.line)  # the item is recorded, not the list: a list may hold a whole map's sectors
+        else:
+            w.line(f"_tv = g.trace.old(_to, {attr!r}{key}, {default})", s.line)
         op = _write(em, s, f"_to.{attr}", "_tk" if keyed else None, default)
         w.line(f"g.trace.change({where}, {op!r}, _to, {f.name!r}, {attr!r}{key}, _tv, {default}{_item(s)})", s.line)
         return True

@@ -417,9 +417,9 @@ def _what(r: dict[str, Any]) -> str:
     if op == "destroyed":
         return "destroyed"
     if op == "add":
-        return f"{show(r['item'])} added"
+        return f"{show(r['item'])} added ({r['size']} in all)"
     if op == "remove":
-        return f"{show(r['item'])} removed"
+        return f"{show(r['item'])} removed ({r['size']} left)"
     if op == "clear":
         return f"cleared (it held {show(r['old'])})"
     return f"{show(r['old'])} -> {show(r['new'])}"
@@ -427,7 +427,7 @@ def _what(r: dict[str, Any]) -> str:
 
 def _project(r: dict[str, Any], asked: str) -> dict[str, Any]:
     """A change of a whole per-key value as the change of the one key asked about."""
-    if asked == r["path"] or not asked.startswith(r["path"] + ".") or r["op"] in ("made", "destroyed"):
+    if asked == r["path"] or not asked.startswith(r["path"] + ".") or r["op"] not in ("set", "clear"):
         return r
     key = asked[len(r["path"]) + 1:]
     old = r["old"].get(key) if isinstance(r.get("old"), dict) else None
@@ -481,13 +481,14 @@ def explain_path(turn: Turn, path: str, viewer: Viewer) -> str:
     changes = [(i, _project(r, path)) for i, r in enumerate(recs)
                if r.get("ev") == "change" and _covers(path, r["path"])]
     unit = f"{turn.unit} {turn.number}"
-    exact = [r for _, r in changes if r["path"] == path]
+    exact = [r for _, r in changes if r["path"] == path and "new" in r]
     reset = _reset_of(path, recs)
     start = before if found_before and not reset else (exact[0]["old"] if exact else None)
     end = after if found_after else (exact[-1]["new"] if exact else None)
     if not changes and not found_before and not found_after:
         raise GameError(f"{path}: no such value in the state of {unit}, and no rule changed it")
-    lines = [f"{path} after {unit}: {show(end)}" + (f" (before it: {show(start)})" if changes else "")]
+    known = changes and (exact or not reset)  # a list reset each turn and only added to: its start is its default
+    lines = [f"{path} after {unit}: {show(end)}" + (f" (before it: {show(start)})" if known else "")]
     if reset:
         lines.append(f"It is reset each {turn.unit}: it went back to its default as the {turn.unit} began.")
     if not changes:

@@ -10,8 +10,9 @@ The file, one JSON object a line, in the order things happened (no timestamps: t
 bytes):
     {"trace": 1, "ruleset": TITLE, "source": FILE, "turn": N, "unit": "day"}     the head
     {"ev": "step", "step": K, "at": [FILE, LINE, RULE], "about": KEY, "doing": DOING}
-    {"ev": "change", "step": K, "op": "set"|"add"|"remove"|"clear"|"made"|"destroyed"|"cost"|"refund"|"budget",
-     "path": "$.Country.MEX.troops", "old": V, "new": V, "item": V, "at": [...], "doing": DOING}
+    {"ev": "change", "step": K, "op": "set"|"clear"|"made"|"destroyed"|"cost"|"refund"|"budget",
+     "path": "$.Country.MEX.troops", "old": V, "new": V, "at": [...], "doing": DOING}
+    {"ev": "change", "step": K, "op": "add"|"remove", "path": P, "item": V, "size": N, "at": [...], "doing": DOING}
     {"ev": "reset", "path": "$.Country.*.combat"}                     a field `reset each turn`, at the turn's start
     {"ev": "table", "step": K, "table": NAME, "key": [V...], "row": V, "secret": BOOL}
     {"ev": "draw", "step": K, "func": "chance", "stream": NAME, "odds": V, "result": V, "secret": BOOL, "at": [...]}
@@ -122,12 +123,15 @@ class Recorder:
         if key is not None:
             value = value.get(key._key, default)
             path += f".{enc(key)}"
-        new = enc(value)
-        if op == "set" and new == old:
-            return  # set to what it was: nothing made the value, and every day's `leader_at_dawn` would fill the trace
-        record: dict[str, Any] = {"ev": "change", "op": op, "path": path, "old": old, "new": new}
+        record: dict[str, Any] = {"ev": "change", "op": op, "path": path}
         if op in ("add", "remove"):
-            record["item"] = enc(item)
+            # The item and the size after, not the list: Warlord adds each sector a unit sees to lists of thousands.
+            record.update(item=enc(item), size=len(value) if value is not None else 0)
+        else:
+            new = enc(value)
+            if op == "set" and new == old:
+                return  # set to what it was: nothing made it, and every day's `leader_at_dawn` would fill the trace
+            record.update(old=old, new=new)
         record.update(at=list(at), doing=self.doing())
         self.add(record)
 

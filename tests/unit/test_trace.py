@@ -256,21 +256,22 @@ def test_what_the_traced_build_records(tmp_path: Path) -> None:
     module, spec = load_module(path, tmp_path / "cache", traced=True)
     g = traced(Loaded(module, spec).new_game(1))
     g.process_turn([("ann.txt", "1\nA\nM,A,2\nM,A,5\n")])
-    changes = [(r["op"], r["path"], r["old"], r["new"], r.get("item")) for r in g.trace.records if r["ev"] == "change"]
+    changes = [(r["op"], r["path"], r.get("old"), r.get("new"), r.get("item"), r.get("size"))
+               for r in g.trace.records if r["ev"] == "change"]
     assert changes[:13] == [
-        ("cost", "$.players[0].cash", 10, 8, None),
-        ("made", "$.Crate.1.1", None, None, None),
-        ("set", "$.Box.A.stones", 0, 2, None),
-        ("add", "$.Box.A.tags.1", [], [2], 2),
-        ("add", "$.Box.A.near", [], ["A"], "A"),
-        ("cost", "$.players[0].cash", 8, 3, None),
-        ("made", "$.Crate.1.2", None, None, None),
-        ("set", "$.Box.A.stones", 2, 7, None),
-        ("add", "$.Box.A.tags.1", [2], [2, 5], 5),
-        ("add", "$.Box.A.near", ["A"], ["A"], "A"),
-        ("set", "$.world.log", [], ["made one"], None),
-        ("destroyed", "$.Crate.1.2", None, None, None),
-        ("clear", "$.world.log", ["made one"], [], None),
+        ("cost", "$.players[0].cash", 10, 8, None, None),
+        ("made", "$.Crate.1.1", None, None, None, None),
+        ("set", "$.Box.A.stones", 0, 2, None, None),
+        ("add", "$.Box.A.tags.1", None, None, 2, 1),
+        ("add", "$.Box.A.near", None, None, "A", 1),
+        ("cost", "$.players[0].cash", 8, 3, None, None),
+        ("made", "$.Crate.1.2", None, None, None, None),
+        ("set", "$.Box.A.stones", 2, 7, None, None),
+        ("add", "$.Box.A.tags.1", None, None, 5, 2),
+        ("add", "$.Box.A.near", None, None, "A", 1),
+        ("set", "$.world.log", [], ["made one"], None, None),
+        ("destroyed", "$.Crate.1.2", None, None, None, None),
+        ("clear", "$.world.log", ["made one"], [], None, None),
     ]
     tables = [(r["table"], r["key"], r["row"], r["secret"]) for r in g.trace.records if r["ev"] == "table"]
     assert tables == [("grade", [2], "small", True), ("grade", [5], "big", True)]
