@@ -445,10 +445,11 @@ def _at(r: dict[str, Any], turn: Turn) -> list[str]:
 
 
 def _step_line(r: dict[str, Any], steps: dict[int, dict[str, Any]], viewer: Viewer, turn: Turn) -> str:
-    said = f"    while {viewer.doing(r['doing'], turn)}"
     step = steps.get(r.get("step", 0))
+    doing = r.get("doing") or (step or {}).get("doing") or {}
+    said = f"    while {viewer.doing(doing, turn)}"
     about = step.get("about") if step is not None else None
-    if about is not None and "order" not in r["doing"] and (viewer.gm or _public(about, turn, viewer)):
+    if about is not None and "order" not in doing and (viewer.gm or _public(about, turn, viewer)):
         if isinstance(about, dict) and not viewer.gm:
             said += f", in its round for your order {show(about['order'])}"
         elif isinstance(about, dict):

@@ -18,8 +18,9 @@ bytes):
     {"ev": "draw", "step": K, "func": "chance", "stream": NAME, "odds": V, "result": V, "secret": BOOL, "at": [...]}
     {"ev": "said", "step": K, "to": ACCOUNT|null, "text": TEXT, "at": [...], "doing": DOING}
 DOING is {"order": TEXT, "kind": KIND, "player": ACCOUNT, "line": LINE} (LINE: of the player's mail; 0 for an
-order on file) or {"what": "phase combat"}. A step is what the table reads and draws of a change belong to: an
-order carried out, a phase, or one round of a loop at the top of a phase (one country's combat).
+order on file) or {"what": "phase combat"}; a record without one was made doing what its step began doing. A
+step is what the table reads and draws of a change belong to: an order carried out, a phase, or one round of a
+loop at the top of a phase (one country's combat).
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ class Recorder:
         self.steps = 0  # the steps begun: an order's step ends back in its phase's, and a new one takes a new number
         self.closed = False
         self._players: dict[int, int] = {}
+        self._doings: dict[int, dict[str, Any]] = {}  # what the engine was doing as each step began
 
     # ------------------------------------------------------------ where and what
     def doing(self) -> dict[str, Any]:
@@ -97,6 +99,8 @@ class Recorder:
     def add(self, record: dict[str, Any]) -> None:
         if not self.closed:
             record["step"] = self.step_no
+            if "doing" in record and record["doing"] == self._doings.get(self.step_no):
+                del record["doing"]  # as its step's: most records are, and Warlord's turn writes 50,000 of them
             self.records.append(record)
 
     # ------------------------------------------------------------ what the traced module calls
@@ -105,8 +109,8 @@ class Recorder:
             return
         self.steps += 1
         self.step_no = self.steps
-        self.records.append({"ev": "step", "step": self.step_no, "at": list(at), "about": enc(about),
-                             "doing": self.doing()})
+        doing = self._doings[self.step_no] = self.doing()
+        self.records.append({"ev": "step", "step": self.step_no, "at": list(at), "about": enc(about), "doing": doing})
 
     def old(self, obj: Any, attr: str, key: Any, default: Any) -> Any:
         if self.closed:
