@@ -40,6 +40,10 @@ class Turn:
     before: dict[str, Any]
     after: dict[str, Any]
     sources: dict[str, list[str]] = field(default_factory=dict)
+    steps: dict[int, dict[str, Any]] = field(default_factory=dict)  # each step's own record, by number
+
+    def __post_init__(self) -> None:
+        self.steps = {r["step"]: r for r in self.records if r.get("ev") == "step"}
 
     def player_index(self, account: str) -> int:
         for i, p in enumerate(self.after.get("players", [])):
@@ -365,18 +369,22 @@ def line_paths(data: dict[str, Any], text: list[str], n: int, turn: Turn, accoun
     for k in range(n, -1, -1):
         named = [r for r in recs if any(_holds(text[k], name) for name in r.names)] or (recs[:1] if k == 0 else [])
         best: list[tuple[Record, list[str]]] = []
+        items = [(r, fs) for r in named
+                 if (fs := [f for f, v in r.data.items() if isinstance(v, list) and line.strip() in map(str, v)])]
+        if items:  # the line is an item of a list the record holds (a combat's line): that list, and only it
+            listed = [p for r, fs in items for p in _field_paths(r, turn, account, fs)]
+            if listed:
+                return listed
         for r in named:
-            items = [f for f, v in r.data.items() if isinstance(v, list) and line.strip() in map(str, v)]
-            if items:  # the line is an item of a list the record holds (a combat's line): that list, and only it
-                best.append((r, items))
-                continue
             fields = [f for f, v in r.data.items()
                       if f not in _IDENTITY and not isinstance(v, (dict, list)) and _holds(line, v)]
             if fields:
                 best.append((r, fields))
         if best:
             worded = [(r, [f for f in fs if f.replace("_", " ").lower() in line.lower()]) for r, fs in best]
-            if any(fs for _, fs in worded):
+            # A number alone is matched only where the line names its record too: under a heading, or for
+            # the player's own position, the line must also name the field (`home troops 7`, `Population:`).
+            if any(fs for _, fs in worded) or k < n or not named or named == recs[:1]:
                 best = [(r, fs) for r, fs in worded if fs]
             out: list[str] = []
             for r, fs in best:
@@ -387,21 +395,41 @@ def line_paths(data: dict[str, Any], text: list[str], n: int, turn: Turn, accoun
 
 
 # ------------------------------------------------------------ answers
-def _uses(records: list[dict[str, Any]], upto: int, step: int, listed: set[int], viewer: Viewer) -> list[str]:
-    """The table rows and draws of step `step` before record `upto`, each once in an answer."""
-    out = []
+_USES_SHOWN = 6
+_CHANGES_SHOWN = 8  # of a news item's or a message's step, the nearest before it
+
+
+def _uses(turn: Turn, upto: int, step: int, listed: set[int], viewer: Viewer) -> list[str]:
+    """The table rows and draws of step `step` before record `upto`, each once in an answer, the nearest
+    _USES_SHOWN of them (a phase that is one step, as Warlord's movement, reads thousands).
+
+    A player is shown those of a step that is theirs alone: their own order, or one round of a phase's loop
+    over a thing (a country's combat). A whole phase's step, or another player's order, reads rows and draws
+    about others too, whose keys would tell what the others have and do."""
+    records = turn.records
+    step_rec = turn.steps.get(step)
+    if not viewer.gm and (step_rec is None or not _own_step(step_rec, turn, viewer)):
+        return []
+    found = []
     for i in range(upto - 1, -1, -1):
         r = records[i]
         if r.get("ev") == "step" and r.get("step") == step:
             break
         if r.get("step") == step and r.get("ev") in ("table", "draw") and i not in listed:
-            listed.add(i)
-            out.append(viewer.use(r))
-    return out[::-1]
+            found.append(i)
+    listed.update(found)
+    out = [viewer.use(records[i]) for i in reversed(found[:_USES_SHOWN])]
+    if len(found) > _USES_SHOWN and viewer.gm:
+        out.insert(0, f"{len(found) - _USES_SHOWN} earlier table rows and draws of the same step (not listed)")
+    return out
 
 
-def _steps(records: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
-    return {r["step"]: r for r in records if r.get("ev") == "step"}
+def _own_step(step: dict[str, Any], turn: Turn, viewer: Viewer) -> bool:
+    doing = step.get("doing") or {}
+    if "order" in doing:
+        return bool(doing.get("player") == viewer.account)
+    about = step.get("about")
+    return about is not None and not isinstance(about, dict) and _public(about, turn, viewer)
 
 
 def _what(r: dict[str, Any]) -> str:
@@ -476,7 +504,7 @@ def explain_path(turn: Turn, path: str, viewer: Viewer) -> str:
         raise GameError(f"{path} is not a value this player's report shows, nor one of their own, so it is not "
                         "explained to them (the GM can ask without --player)")
     recs = turn.records
-    steps = _steps(recs)
+    steps = turn.steps
     found_before, before = value_at(turn.before, path)
     found_after, after = value_at(turn.after, path)
     changes = [(i, _project(r, path)) for i, r in enumerate(recs)
@@ -503,7 +531,7 @@ def explain_path(turn: Turn, path: str, viewer: Viewer) -> str:
         lines.append(f"  {n}. {part}{_what(r)}, at {where[0]}")
         lines += [f"  {w}" for w in where[1:]]
         lines.append(_step_line(r, steps, viewer, turn))
-        for u in _uses(recs, i, r["step"], listed, viewer):
+        for u in _uses(turn, i, r["step"], listed, viewer):
             lines.append(f"    using {u}")
     return "\n".join(lines) + "\n"
 
@@ -512,7 +540,7 @@ def explain_said(turn: Turn, i: int, viewer: Viewer) -> str:
     """A news item or a message: the rule that said it, and what its step changed and drew before it."""
     recs = turn.records
     r = recs[i]
-    steps = _steps(recs)
+    steps = turn.steps
     whom = "news for everyone" if r["to"] is None else (
         "a message to you" if r["to"] == viewer.account else f"a message to {turn.player_name(r['to'])}")
     where = _at(r, turn)
@@ -527,10 +555,12 @@ def explain_said(turn: Turn, i: int, viewer: Viewer) -> str:
         if c.get("step") == r["step"] and c.get("ev") == "change" and viewer.sees(c["path"]):
             at = _at(c, turn)
             before.append(f"  - {c['path']}: {_what(c)}, at {at[0]}")
-    uses = _uses(recs, i, r["step"], listed, viewer)
+    uses = _uses(turn, i, r["step"], listed, viewer)
     if before:
         lines.append("What the rules changed just before, in the same step:")
-        lines += before[::-1]
+        if len(before) > _CHANGES_SHOWN and viewer.gm:
+            lines.append(f"  ({len(before) - _CHANGES_SHOWN} changes before these, not listed)")
+        lines += before[:_CHANGES_SHOWN][::-1]
     for u in uses:
         lines.append(f"  using {u}")
     return "\n".join(lines) + "\n"
