@@ -152,10 +152,21 @@ def join(parts: list[str]) -> str:
 
 
 def value_at(state: dict[str, Any], path: str) -> tuple[bool, Any]:
-    """(found, value) of `path` in a state file's data; a per-key value not stored is not found (its default)."""
+    """(found, value) of `path` in a state file's data; a per-key value not stored is not found (its default).
+    A numbered thing's instance is a row of its section (`$.Crate.1.2`: owner 1's crate 2; `$.Fleet.4`)."""
     node: Any = state
-    for p in segments(path):
-        if isinstance(node, list):
+    parts = segments(path)
+    while parts:
+        p = parts.pop(0)
+        if isinstance(node, dict) and isinstance(node.get("columns"), list) and isinstance(node.get("rows"), list):
+            cols = node["columns"]
+            want = [p] + ([parts.pop(0)] if cols[:1] == ["owner"] and parts else [])
+            keys = [c for c in ("owner", "number") if c in cols]
+            row = next((r for r in node["rows"] if [str(r[cols.index(c)]) for c in keys] == want), None)
+            if row is None:
+                return False, None
+            node = dict(zip(cols, row, strict=False))
+        elif isinstance(node, list):
             if not p.isdigit() or int(p) >= len(node):
                 return False, None
             node = node[int(p)]
@@ -517,7 +528,9 @@ def explain_path(turn: Turn, path: str, viewer: Viewer) -> str:
     if not changes and not found_before and not found_after:
         raise GameError(f"{path}: no such value in the state of {unit}, and no rule changed it")
     known = changes and (exact or not reset)  # a list reset each turn and only added to: its start is its default
-    lines = [f"{path} after {unit}: {show(end)}" + (f" (before it: {show(start)})" if known else "")]
+    made = any(r["op"] == "made" for _, r in changes)
+    lines = [f"{path} after {unit}: {show(end)}" + (f" (made this {turn.unit})" if made else
+                                                   f" (before it: {show(start)})" if known else "")]
     if reset:
         lines.append(f"It is reset each {turn.unit}: it went back to its default as the {turn.unit} began.")
     if not changes:

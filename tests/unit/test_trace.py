@@ -282,3 +282,18 @@ def test_what_the_traced_build_records(tmp_path: Path) -> None:
     steps = {r["step"]: r for r in g.trace.records if r["ev"] == "step"}
     cost = next(r for r in g.trace.records if r["ev"] == "change")
     assert steps[cost["step"]]["doing"] == {"order": "M,A,2", "kind": "make", "player": "1", "line": 3}
+
+
+def test_a_numbered_things_value_is_read_from_its_row(tmp_path: Path) -> None:
+    path = write_ruleset(tmp_path / "rules", SMALL, "Cash {{ cash }}\n", "s")
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text('players:\n  - {name: Ann, account: "1", code: A}\n', encoding="utf-8")
+    folder = GameFolder.create(path, tmp_path / "g", scenario, None)
+    mail = tmp_path / "ann.txt"
+    mail.write_text("1\nA\nM,B,2\nM,B,3\n", encoding="utf-8")
+    folder.process_turn([mail], trace=True)
+    answer = explain(tmp_path / "g", 1, "$.Crate.1.2.size")
+    assert answer.startswith("$.Crate.1.2.size after turn 1: 3 (made this turn)\n")
+    assert "made, at s.rules:33 (order make)" in answer
+    own = explain(tmp_path / "g", 1, "$.Box.B.tags.1", player="1")  # a per-key value under Ann's own key
+    assert '2 added (1 in all), at s.rules:35' in own and 'while your order "M,B,2" (line 3 of your orders)' in own
