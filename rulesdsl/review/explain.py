@@ -509,6 +509,32 @@ def _public(about: Any, turn: Turn, viewer: Viewer) -> bool:
     return isinstance(about, (str, int)) and str(about) not in accounts
 
 
+def _changes(turn: Turn, path: str) -> list[tuple[int, dict[str, Any]]]:
+    """The changes of the turn that changed `path` (its index among the records, the change as of `path`)."""
+    return [(i, _project(r, path)) for i, r in enumerate(turn.records)
+            if r.get("ev") == "change" and _covers(path, r["path"])]
+
+
+def brief(turn: Turn, path: str) -> list[str]:
+    """The GM's answer for `path` in one line per change, for a tool that shows provenance under each line it
+    shows (a diff's changed state value): `covert.rules:213 (procedure take_defence_losses), phase combat:
+    4 -> 2; table combat_losses[1.5] = 2`. Empty when no rule changed it or the path is not the state's."""
+    try:
+        path = normal(path, turn)
+    except GameError:
+        return []
+    gm, listed = Viewer(), set[int]()
+    out = []
+    for i, r in _changes(turn, path):
+        at = r["at"]
+        where = f"{at[0]}:{at[1]} ({at[2]})" if at[1] else f"{at[0]} ({at[2]})"
+        step = turn.steps.get(r.get("step", 0)) or {}
+        doing = gm.doing(r.get("doing") or step.get("doing") or {}, turn)
+        uses = _uses(turn, i, r["step"], listed, gm)
+        out.append(f"{where}, {doing}: {_what(r)}" + (f"; {'; '.join(uses)}" if uses else ""))
+    return out
+
+
 def explain_path(turn: Turn, path: str, viewer: Viewer) -> str:
     path = normal(path, turn)
     if not viewer.sees(path):
@@ -518,8 +544,7 @@ def explain_path(turn: Turn, path: str, viewer: Viewer) -> str:
     steps = turn.steps
     found_before, before = value_at(turn.before, path)
     found_after, after = value_at(turn.after, path)
-    changes = [(i, _project(r, path)) for i, r in enumerate(recs)
-               if r.get("ev") == "change" and _covers(path, r["path"])]
+    changes = _changes(turn, path)
     unit = f"{turn.unit} {turn.number}"
     exact = [r for _, r in changes if r["path"] == path and "new" in r]
     reset = _reset_of(path, recs)

@@ -297,3 +297,12 @@ def test_a_numbered_things_value_is_read_from_its_row(tmp_path: Path) -> None:
     assert "made, at s.rules:33 (order make)" in answer
     own = explain(tmp_path / "g", 1, "$.Box.B.tags.1", player="1")  # a per-key value under Ann's own key
     assert '2 added (1 in all), at s.rules:35' in own and 'while your order "M,B,2" (line 3 of your orders)' in own
+
+
+def test_brief_is_one_line_a_change_for_other_tools(covert: Path) -> None:
+    from rulesdsl.review.explain import brief, load_turn
+
+    turn = load_turn(covert, 3)
+    assert brief(turn, "$.Country.ARG.troops") == [
+        "covert.rules:213 (procedure take_defence_losses), phase combat: 4 -> 2; table combat_losses[1.5] = 2"]
+    assert brief(turn, "$.Country.AUS.troops") == [] and brief(turn, "not a path") == []
