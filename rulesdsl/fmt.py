@@ -265,7 +265,7 @@ def _gap(a: _Tok, b: _Tok) -> int:
         return 0
     if a.text in _TIGHT_AFTER and a.kind not in ("NAME", "STRING"):
         return 0
-    if a.kind == "MINUS" and a.parent == "neg":
+    if a.kind == "MINUS" and a.parent in ("neg", "sim_number"):
         return 0
     if b.text == "(" and b.kind == "LPAR":
         return 0 if a.kind in ("NAME", "KEYWORD_NAME") else 1

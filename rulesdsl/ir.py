@@ -636,6 +636,50 @@ class Victory(Node):
     line: int
 
 
+@dataclass(frozen=True)
+class Choice(Node):
+    """`choose ORDER.ARG from EXPR`: `options` is read for `me`, the player writing the order."""
+
+    order: str
+    arg: str
+    options: Expr
+    line: int
+
+
+@dataclass(frozen=True)
+class Invariant(Node):
+    name: str
+    value: Expr  # bool; for an `unchanged` one, the value watched (numbers, bools, texts, or lists or sets of them)
+    unchanged: bool
+    line: int
+
+
+@dataclass(frozen=True)
+class Hidden(Node):
+    """`hidden p.FIELD from q [unless COND]` (thing ""), or `hidden c.FIELD[p] for c in THING from q [unless COND]`:
+    `owner`, `viewer` and `var` are the names p, q and c as the condition reads them."""
+
+    thing: str
+    field: str
+    ty: Ty  # the fact's type: the field's, or for a per-player field the value's
+    owner: str
+    viewer: str
+    var: str  # "" for a player field
+    unless: Expr | None
+    line: int
+
+
+@dataclass(frozen=True)
+class Simulation(Node):
+    """The `simulation { ... }` block, checked: only `rulesdsl simulate` reads it."""
+
+    weights: tuple[tuple[str, int], ...]
+    choices: tuple[Choice, ...]
+    invariants: tuple[Invariant, ...]
+    hidden: tuple[Hidden, ...]
+    line: int
+
+
 @dataclass
 class Program:
     """A whole checked ruleset."""
@@ -670,6 +714,9 @@ class Program:
     # The tables players may not read, each with the secret parameters it would show (checker/secrets.py):
     # bounds or chances a secret parameter sets, or values that read one. Phase 3 fills it.
     secret_tables: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # `simulation { ... }`: None when the ruleset has none. Not among `nodes()`: no turn runs it, so the passes
+    # over what turns run (lookups that stop a turn, secrets shown, indexes) have nothing to say of it.
+    simulation: Simulation | None = None
 
     def nodes(self) -> Iterator[Node]:
         """Every declaration of the program, in the order the checker makes them, each holding its bodies."""

@@ -613,6 +613,66 @@ class VictoryDecl(Decl):
     warn: Text | None
 
 
+@dataclass(frozen=True)
+class SimWeight:
+    """`weight ORDER N`: the relative odds that a random player writes an order of that kind."""
+
+    span: Span
+    order: str
+    order_span: Span
+    weight: int | Fraction  # as written, sign included: the checker wants a whole number, 0 or more
+    weight_span: Span
+
+
+@dataclass(frozen=True)
+class SimChoose:
+    """`choose ORDER.ARG from EXPR`: the values a random player draws the argument from."""
+
+    span: Span
+    order: str
+    order_span: Span
+    arg: str
+    arg_span: Span
+    options: Expr
+
+
+@dataclass(frozen=True)
+class SimInvariant:
+    """`invariant NAME: EXPR [unchanged]`: true after every turn, or (`unchanged`) the value the game started with."""
+
+    span: Span
+    name: str
+    name_span: Span
+    value: Expr
+    unchanged: bool
+
+
+@dataclass(frozen=True)
+class SimHidden:
+    """`hidden p.FIELD from q [unless COND]`, or `hidden c.FIELD[p] for c in THING from q [unless COND]`: p's fact
+    that q may not read in a report unless COND."""
+
+    span: Span
+    owner: tuple[str, Span]  # p
+    field: tuple[str, Span]
+    viewer: tuple[str, Span]  # q
+    unless: Expr | None = None
+    # The keyed form: `obj` is the name before the dot (which must be the loop's `var`), `thing` the thing.
+    obj: tuple[str, Span] | None = None
+    var: tuple[str, Span] | None = None
+    thing: tuple[str, Span] | None = None
+
+
+SimItem = SimWeight | SimChoose | SimInvariant | SimHidden
+
+
+@dataclass(frozen=True)
+class SimulationDecl(Decl):
+    """`simulation { ... }`: guidance and checks for `rulesdsl simulate`, in the order written; no turn reads it."""
+
+    items: tuple[SimItem, ...]
+
+
 # -- variants: rulesdsl/variants.py merges these away before the checker, which never sees them.
 @dataclass(frozen=True)
 class ExtendsDecl(Decl):

@@ -652,6 +652,48 @@ class _Builder(Transformer[Any, Any]):
     def warn(self, tok: Token) -> n.Text:
         return self.text(tok)
 
+    # -- simulation
+    @v_args(meta=True, inline=True)
+    def simulation_decl(self, meta: Any, *items: n.SimItem) -> n.SimulationDecl:
+        return n.SimulationDecl(self.span(meta), "simulation", tuple(items))
+
+    @v_args(meta=True, inline=True)
+    def sim_weight(self, meta: Any, order: Token, weight: tuple[int | Fraction, Span]) -> n.SimWeight:
+        return n.SimWeight(self.span(meta), str(order), self.tspan(order), weight[0], weight[1])
+
+    @v_args(meta=True)
+    def sim_number(self, meta: Any, items: list[Token]) -> tuple[int | Fraction, Span]:
+        value = _number(str(items[-1]))
+        return (-value if len(items) > 1 else value), self.span(meta)
+
+    @v_args(meta=True, inline=True)
+    def sim_choose(self, meta: Any, order: Token, arg: Token, options: n.Expr) -> n.SimChoose:
+        return n.SimChoose(self.span(meta), str(order), self.tspan(order), str(arg), self.tspan(arg), options)
+
+    @v_args(meta=True, inline=True)
+    def sim_invariant(self, meta: Any, name: Token, value: n.Expr, unchanged: bool | None) -> n.SimInvariant:
+        return n.SimInvariant(self.span(meta), str(name), self.tspan(name), value, bool(unchanged))
+
+    def sim_unchanged(self, _: list[Any]) -> bool:
+        return True
+
+    @v_args(inline=True)
+    def sim_unless(self, cond: n.Expr) -> n.Expr:
+        return cond
+
+    @v_args(meta=True, inline=True)
+    def sim_hidden(self, meta: Any, owner: Token, fld: Token, viewer: Token, unless: n.Expr | None) -> n.SimHidden:
+        return n.SimHidden(self.span(meta), self._named(owner), self._named(fld), self._named(viewer), unless)
+
+    @v_args(meta=True, inline=True)
+    def sim_hidden_keyed(self, meta: Any, obj: Token, fld: Token, owner: Token, var: Token, thing: Token,
+                         viewer: Token, unless: n.Expr | None) -> n.SimHidden:
+        return n.SimHidden(self.span(meta), self._named(owner), self._named(fld), self._named(viewer), unless,
+                           self._named(obj), self._named(var), self._named(thing))
+
+    def _named(self, tok: Token) -> tuple[str, Span]:
+        return str(tok), self.tspan(tok)
+
     # -- statements
     def block(self, stmts: list[n.Stmt]) -> tuple[n.Stmt, ...]:
         return tuple(stmts)
@@ -949,7 +991,7 @@ _WORDS = {
 
 _DECL_START = "a declaration starts with a keyword such as `thing`, `player`, `world`, `order` or `phase`"
 _DECL_WORDS = ("data", "define", "discard", "grid", "links", "order", "orders", "param", "personal", "phase", "player",
-               "procedure", "report", "ruleset", "secret", "stop", "table", "thing", "victory", "world")
+               "procedure", "report", "ruleset", "secret", "simulation", "stop", "table", "thing", "victory", "world")
 _DECL_KEYWORDS = ", ".join(f"`{w}`" for w in _DECL_WORDS)
 
 # Labelled examples of common mistakes (Lark's match_examples): the message says what to write.

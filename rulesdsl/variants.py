@@ -6,11 +6,11 @@ variant's own file). The variant's declarations are read against the base's, by 
 - a declaration with a name the base does not have is added, after the base's declarations;
 - `override DECL` replaces the base's declaration of that kind and name where the base wrote it, so phases,
   victories, order syntaxes and data rows keep the base's order. Most kinds are replaced whole (a parameter,
-  table, function, procedure, order, phase, victory, grid, links, calendar); five merge by name instead,
-  since a designer changes one part of them at a time: the `ruleset` header (its title, and the settings
-  written), a thing, the player and the world (the fields written; the others are kept), the `orders` block
-  (the settings written, by kind: a group's limit by its group), and the report (the fields written, and
-  `template` or `html` if written);
+  table, function, procedure, order, phase, victory, grid, links, calendar, the `simulation` block); five
+  merge by name instead, since a designer changes one part of them at a time: the `ruleset` header (its title,
+  and the settings written), a thing, the player and the world (the fields written; the others are kept), the
+  `orders` block (the settings written, by kind: a group's limit by its group), and the report (the fields
+  written, and `template` or `html` if written);
 - `override data THING { KEY: ... }` replaces the base's rows of those keys, or adds them;
 - `remove KIND NAME`, `remove data THING KEY` and `remove report field NAME` drop the base's (a thing
   removed takes its `data` and `links` with it).
@@ -53,9 +53,10 @@ _KINDS: dict[type[n.Decl], str] = {
     n.WorldDecl: "world", n.GridDecl: "grid", n.DataDecl: "data", n.LinksDecl: "links", n.TableDecl: "table",
     n.DefineDecl: "define", n.ProcedureDecl: "procedure", n.OrdersDecl: "orders", n.OrderDecl: "order",
     n.PhaseDecl: "phase", n.CalendarDecl: "calendar", n.ReportDecl: "report", n.VictoryDecl: "victory",
+    n.SimulationDecl: "simulation",
 }
 # Kinds a ruleset has at most one of: named by the kind alone (a ruleset's `name` is its title).
-_SINGLE = {"ruleset", "player", "world", "orders", "calendar", "report"}
+_SINGLE = {"ruleset", "player", "world", "orders", "calendar", "report", "simulation"}
 
 
 @dataclass

@@ -5,9 +5,9 @@ The checker runs three phases, each a tuple of plain functions of one `Checking`
 
 1. DECLARE: every name, signature, field type and table type; no body is looked at, so that any body
    may use anything declared anywhere in the file.
-2. CHECK_BODIES: each default, table row, function, procedure, order, phase, victory and report field is
-   checked once, into the IR. A body needed sooner (a default calling a function) is checked on demand
-   and kept (`bodies.Bodies`).
+2. CHECK_BODIES: each default, table row, function, procedure, order, phase, victory, report field and
+   `simulation` entry is checked once, into the IR. A body needed sooner (a default calling a function) is
+   checked on demand and kept (`bodies.Bodies`).
 3. ANALYSE: checks over the finished IR and names: which keys tables' rows cover, orders never run, secrets
    shown to players, shadowed syntaxes, unused groups, table reads that stop a turn, unused names; then
    the schemas.
@@ -29,6 +29,7 @@ from rulesdsl.checker import (
     report,
     routes,
     secrets,
+    simulation,
     tables,
     units,
 )
@@ -51,6 +52,7 @@ DECLARE: tuple[Pass, ...] = (
     decls.signatures,    # functions and procedures
     tables.table_types,  # key and result types (rows wait)
     orders.signatures,   # argument types, so that functions may read `o.units`
+    simulation.declare,  # the `simulation` block: the orders, arguments, names and fields it names
 )
 CHECK_BODIES: tuple[Pass, ...] = (
     bodies.functions,    # each body once; a default or a call may have needed it sooner
@@ -63,6 +65,7 @@ CHECK_BODIES: tuple[Pass, ...] = (
     orders.phases,
     orders.victories,
     report.report,
+    simulation.bodies,   # its options, invariants and `unless` conditions
     bodies.declarations,  # things, players and the world as the code generator reads them
 )
 ANALYSE: tuple[Pass, ...] = (

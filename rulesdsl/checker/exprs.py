@@ -211,6 +211,9 @@ _ME_HINTS = {
     "function": "pass the player as a parameter, like `define f(p: Player) = ...`",
     "victory": "a victory rule names its own player, as in `victory v for p { when p.cash > 100 }`: write `p`",
     "static": "a default or a table value is the same for every player; change it in an order's effect",
+    "invariant": "an invariant holds for the whole game: go through the players, as in "
+                 "`all([p.cash >= 0 for p in all_players])`",
+    "hidden fact": "a hidden fact names its players itself, as in `hidden p.cash from q`: write `p` or `q`",
 }
 # Names other languages use for true, false and none.
 _FOREIGN_LITERALS = {"true": "write `true`", "false": "write `false`", "none": "write `none`",
@@ -225,11 +228,17 @@ _CHANCE_PLACES = {
     "victory": "a victory rule",
     "static": "a default, a table or a bound, which are fixed before play",
     "stream key": "a random stream's key, which names the stream before it draws",
+    "simulation": "a `choose`, whose options the simulator draws from with its own dice",
+    "invariant": "an invariant, which is read between turns and must not change the game",
+    "hidden fact": "a hidden fact's `unless`, which is read between turns and must not change the game",
 }
 _CHANCE_HINTS = {
     "function": "draw in the phase or the order's effect that calls it, and pass the result as a parameter",
     "order": "draw in the order's `effect`, and `fail` there if the draw goes against it",
     "stream key": "key the stream by what the draw is about (a player, a sector, a unit), not by another draw",
+    "simulation": "give every value the argument may take: the simulator draws one of them itself",
+    "invariant": "state what must hold of every outcome the dice could give",
+    "hidden fact": "state what lets the player know, from the game's state",
 }
 
 

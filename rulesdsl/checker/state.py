@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from rulesdsl import ir
 from rulesdsl import nodes as n
@@ -23,6 +24,7 @@ class Checking:
     exprs: ExprChecker
     program: ir.Program
     load_template: TemplateLoader
+    simulation: Any = None  # the `simulation` block's entries, from phase 1 to phase 2 (checker/simulation.py)
 
 
 Pass = Callable[[Checking], None]

@@ -10,7 +10,8 @@ one ran twice), and no rules name may become a name the module or the runtime al
    - module level, lower-case prefixes: `fn_` functions, `proc_` procedures, `tbl_` tables, `ratio_` a range
      table's function of its key's numerator and denominator, `rows_` the rows of an exact table built once
      at import, `order_` orders' functions, `phase_` phases and their `when`, `victory_` victories' `when`
-     and `warn`, `group_` order groups, `thing_` things whose name does not start with a capital;
+     and `warn`, `group_` order groups, `thing_` things whose name does not start with a capital, `sim_` the
+     `simulation` block's choices, invariants and `unless` conditions;
    - module level, a capital first: things whose name starts with a capital (`Country`);
    - function level: `v_` locals (parameters, `let`, `for`, an order's arguments, a victory's variable),
      `at_` the value a per-key value stores for a loop's item, named after the item's local, and `res_`
@@ -84,7 +85,7 @@ FIXED = CAPITALISED | exported | frozenset({
 }) | frozenset(f"k{i}" for i in range(10))
 
 PREFIXES = ("v_", "at_", "res_", "fn_", "proc_", "tbl_", "ratio_", "rows_", "order_", "phase_", "victory_", "group_",
-            "thing_")
+            "thing_", "sim_")
 ORDER_PARTS = ("valid", "require", "cost", "effect", "ends_turn", "until", "default")
 VICTORY_PARTS = ("when", "warn")
 
@@ -171,6 +172,21 @@ def victory(name: str, part: str) -> str:
 
 def group(name: str) -> str:
     return f"group_{name}"
+
+
+# The `simulation` block's functions: `sim_choice_N` and `sim_unless_N` by their place among the block's choices
+# and hidden facts (an order and argument, or a field, would not be read back unambiguously from one name), and
+# `sim_invariant_NAME`, invariants' names being unique. No part is the start of another.
+def sim_choice(n: int) -> str:
+    return f"sim_choice_{n}"
+
+
+def sim_invariant(name: str) -> str:
+    return f"sim_invariant_{name}"
+
+
+def sim_unless(n: int) -> str:
+    return f"sim_unless_{n}"
 
 
 def _check_families() -> None:

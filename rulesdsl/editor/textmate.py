@@ -19,7 +19,7 @@ from rulesdsl.editor import words
 TARGET = Path("editors") / "vscode" / "syntaxes" / "rules.tmLanguage.json"
 NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 # Words after which the next name is the one being declared: coloured as a declaration's name.
-DECLARERS = ("define", "order", "phase", "procedure", "table", "thing", "victory", "grid", "data", "param")
+DECLARERS = ("define", "order", "phase", "procedure", "table", "thing", "victory", "grid", "data", "param", "invariant")
 
 
 def _words(items: tuple[str, ...]) -> str:
