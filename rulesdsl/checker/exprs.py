@@ -212,7 +212,7 @@ _ME_HINTS = {
     "victory": "a victory rule names its own player, as in `victory v for p { when p.cash > 100 }`: write `p`",
     "static": "a default or a table value is the same for every player; change it in an order's effect",
     "invariant": "an invariant holds for the whole game: go through the players, as in "
-                 "`all([p.cash >= 0 for p in all_players])`",
+                 "`all(p.cash >= 0 for p in all_players)`",
     "hidden fact": "a hidden fact names its players itself, as in `hidden p.cash from q`: write `p` or `q`",
 }
 # Names other languages use for true, false and none.

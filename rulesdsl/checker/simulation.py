@@ -23,7 +23,7 @@ from rulesdsl.source import Span
 _UNWRITTEN = {"gm": "a GM order", "stop": "a stop order", "discard": "a discard order"}
 # How the simulator changes a hidden fact of each type (the docs' list, §19); anything else it cannot change.
 CHANGEABLE = "a number (changed by one), a bool (flipped), an optional thing or player (another, or none), " \
-             "or a list or set of things, players or numbers (given or losing an item)"
+             "or a list or set of things, players, numbers or texts (given or losing an item)"
 
 
 @dataclass
@@ -121,8 +121,9 @@ def bodies(c: Checking) -> None:
         value = checker.expr(inv.value, Scope(), ctx)
         ty = T.concrete(value.ty)
         if inv.unchanged and not _comparable(ty):
-            env.diags.error(inv.value.span, "E0457", f"`unchanged` compares values from turn to turn, and "
-                            f"{ty.show()} cannot be compared so",
+            env.diags.error(inv.value.span, "E0457", f"`unchanged` compares the value after each turn with the one at "
+                            f"the start, and {ty.show()} cannot be compared so: a turn makes its players and things "
+                            "anew",
                             help="watch numbers, bools or texts (or lists or sets of them): a count like "
                                  f"`size({show_expr(inv.value) or '...'})`, or the things' keys")
             continue
@@ -168,16 +169,20 @@ def _order(env: Env, name: str, span: Span, word: str) -> n.OrderDecl | None:
 
 def _hidden(env: Env, h: n.SimHidden) -> T.Ty | None:
     """The type of the fact `h` hides, or None after its error."""
-    names = [h.owner, h.viewer] + ([h.var] if h.var is not None else [])
-    seen: dict[str, Span] = {}
+    # In the order written, so that the caret goes under the second use of a name.
+    names = [(h.owner, "the player the fact belongs to")]
+    if h.var is not None:
+        names.append((h.var, "the thing it is a field of"))
+    names.append((h.viewer, "the player it is hidden from"))
+    seen: dict[str, str] = {}
     ok = True
-    for name, span in names:
+    for (name, span), role in names:
         if name in seen:
-            env.diags.error(span, "E0459", f"`{name}` names two things in this `hidden`",
-                            help="p (whose fact), q (who may not see it) and c (the thing) need names of their own, "
-                                 "like `hidden c.spy[p] for c in Country from q`")
+            env.diags.error(span, "E0459", f"`{name}` names both {seen[name]} and {role}",
+                            help="each needs a name of its own, as in `hidden p.cash from q` or "
+                                 "`hidden c.spy[p] for c in Country from q`")
             ok = False
-        seen.setdefault(name, span)
+        seen.setdefault(name, role)
     if h.obj is not None and h.var is not None and h.obj[0] != h.var[0]:
         env.diags.error(h.obj[1], "E0459", f"`{h.obj[0]}` is not the thing this `hidden` goes through, `{h.var[0]}`",
                         help=f"write `{h.var[0]}.{h.field[0]}[{h.owner[0]}]`")
@@ -192,7 +197,7 @@ def _hidden(env: Env, h: n.SimHidden) -> T.Ty | None:
                             "`hidden c.FIELD[p] for c in THING from q`")
             return None
         ty = fd.ty
-        owner = "player"
+        owner = "the player's"
     else:
         tname, tspan = h.thing
         info = env.things.get(tname)
@@ -205,13 +210,13 @@ def _hidden(env: Env, h: n.SimHidden) -> T.Ty | None:
                 f"`{tname}.{fname}` is {fd.ty.show()}, not a value per player"
             env.diags.error(fspan, "E0458", what,
                             help=suggest(fname, info.fields) if fd is None else
-                            f"a thing's hidden fact is a per-player field, like `{fname}: Player -> int`; for a "
-                            "player's own field write `hidden p.FIELD from q`")
+                            f"a thing's hidden fact is a per-player field, like `{fname}: Player -> {fd.ty.show()}`; "
+                            "for a player's own field write `hidden p.FIELD from q`")
             return None
         ty = fd.ty.value
-        owner = tname
+        owner = f"{tname}'s"
     if not _changeable(ty):
-        env.diags.error(fspan, "E0460", f"the simulator cannot change {owner} field `{fname}`: it is {ty.show()}",
+        env.diags.error(fspan, "E0460", f"the simulator cannot change {owner} `{fname}`, which is {ty.show()}",
                         help=f"a hidden fact is {CHANGEABLE}")
         return None
     # Player fields and per-player values are never `indexed` (E0242, E0243): changing one in place, as the
@@ -225,7 +230,7 @@ def _changeable(ty: T.Ty) -> bool:
     if isinstance(ty, T.OptT):
         return isinstance(ty.inner, T.ThingT)
     if isinstance(ty, (T.ListT, T.SetT)):
-        return isinstance(ty.item, (T.ThingT, T.Num))
+        return isinstance(ty.item, (T.ThingT, T.Num)) or ty.item == T.TEXT
     return False
 
 

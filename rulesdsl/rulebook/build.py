@@ -654,6 +654,9 @@ class _Builder:
             out.append((v.line, "victory", join(m.text("victory "), m.code(v.name))))
         if p.report is not None:
             out.append((p.report.line, "report", m.text("the report")))
+        if p.simulation is not None and self.file_of(p.simulation) == file:
+            # The block is the designer's, for `rulesdsl simulate`: a note on it or in it is not the player's.
+            out.append((p.simulation.line, "simulation", None))
         for (word, name), line in _data_lines(self.texts[file]).items():
             if self.blocks.get((word, name)) == (file, line):
                 out.append((line, word, join(m.text(f"{word} "), m.code(name))))
