@@ -13,7 +13,7 @@ variant's own file). The variant's declarations are read against the base's, by 
   written, and `template` or `html` if written);
 - `override data THING { KEY: ... }` replaces the base's rows of those keys, or adds them;
 - `remove KIND NAME`, `remove data THING KEY` and `remove report field NAME` drop the base's (a thing
-  removed takes its `data` and `links` with it).
+  removed takes its `data` and `links` with it, an order its `weight` and `choose` in the `simulation` block).
 
 A base may itself be a variant (a chain), never in a cycle. Every node keeps the span of the file it was
 written in, so the checker, which sees one program and knows nothing of variants, points each diagnostic at
@@ -297,6 +297,13 @@ def _remove(d: n.RemoveDecl, decls: list[n.Decl | None], where: dict[tuple[str, 
             for i, x in enumerate(decls):
                 if isinstance(x, (n.DataDecl, n.LinksDecl)) and x.name == d.name:
                     decls[i] = None
+        elif d.kind == "order":
+            # How random players write it (`weight`, `choose`) is about it alone: it goes with it.
+            for i, x in enumerate(decls):
+                if isinstance(x, n.SimulationDecl):
+                    decls[i] = dataclasses.replace(x, items=tuple(
+                        item for item in x.items
+                        if not (isinstance(item, (n.SimWeight, n.SimChoose)) and item.order == d.name)))
 
 
 def _unknown(d: n.Decl, key: tuple[str, str], base: n.Module, code: str, word: str,

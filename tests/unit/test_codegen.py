@@ -86,7 +86,7 @@ def _declarations(path: Path) -> dict[tuple[str, str], n.Decl]:
     assert module is not None and not errors
     kinds = {n.ThingDecl: "thing", n.PlayerDecl: "player", n.TableDecl: "table", n.DefineDecl: "define",
              n.ProcedureDecl: "procedure", n.OrderDecl: "order", n.PhaseDecl: "phase", n.VictoryDecl: "victory",
-             n.ReportDecl: "report"}
+             n.ReportDecl: "report", n.SimulationDecl: "simulation"}
     return {(kinds[type(d)], d.name): d for d in module.decls if type(d) in kinds}
 
 
@@ -97,6 +97,8 @@ def _origin(name: str, orders: set[str], phases: set[str], victories: set[str]) 
             return kind, name[len(prefix):]
     if name == "report_data":
         return "report", "report"
+    if name.startswith("sim_"):
+        return "simulation", "simulation"
     if name.startswith("order_"):
         return "order", next(o for o in sorted(orders, key=len, reverse=True) if name.startswith(f"order_{o}_"))
     if name.startswith("phase_"):
@@ -139,8 +141,10 @@ def test_markers_point_at_the_declaration_line(covert_py: str) -> None:
     marks = [int(x) for x in re.findall(r"^# covert\.rules:(\d+)$", covert_py, flags=re.M)]
     assert len(marks) > 40
     for src in marks:
-        # A declaration's first line, or the exact `cost` or `warn` line a small function comes from.
-        assert re.match(r"\s*(thing|player|table|define|procedure|(personal )?order|phase|victory|report|cost|warn)\b",
+        # A declaration's first line, or the exact `cost` or `warn` line a small function comes from, or the
+        # `simulation` entry a simulation function comes from.
+        assert re.match(r"\s*(thing|player|table|define|procedure|(personal )?order|phase|victory|report|cost|warn"
+                        r"|choose|invariant|hidden)\b",
                         rules_lines[src - 1]), (src, rules_lines[src - 1])
 
 
@@ -178,7 +182,8 @@ def test_the_rule_map_names_the_declaration_of_every_generated_function(covert_p
     for block in blocks:
         rule = [label for start, label in rule_map if start <= block.lineno][-1]
         kind, name = _origin(block.name, orders, phases, victories)
-        assert rule == ("the report" if kind == "report" else f"{words[kind]} {name}"), block.name
+        assert rule == ("the report" if kind == "report" else "the simulation block" if kind == "simulation"
+                        else f"{words[kind]} {name}"), block.name
 
 
 def test_the_generated_module_runs(covert_py: str) -> None:
