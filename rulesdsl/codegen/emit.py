@@ -1116,12 +1116,12 @@ class Emitter:
             return
         w = self.w
         for i, ch in enumerate(sim.choices, 1):
-            w.section(ch.line, rule="the simulation block")
+            w.section(ch.line, rule="the simulation block", file=_file(ch))
             w.line(f"def {names.sim_choice(i)}(g, me):")
             with self.function(()), w.indent():
                 w.line(f"return {self.ex(ch.options)}", ch.options.line)
         for inv in sim.invariants:
-            w.section(inv.line, rule="the simulation block")
+            w.section(inv.line, rule="the simulation block", file=_file(inv))
             w.line(f"def {names.sim_invariant(inv.name)}(g):")
             with self.function(()), w.indent():
                 value = self.ex(inv.value)
@@ -1135,7 +1135,7 @@ class Emitter:
         for i, h in enumerate(sim.hidden, 1):
             if h.unless is None:
                 continue
-            w.section(h.line, rule="the simulation block")
+            w.section(h.line, rule="the simulation block", file=_file(h))
             params = [h.var or "_", h.owner, h.viewer]
             w.line(f"def {names.sim_unless(i)}(g, " + ", ".join(names.local(x) if x != "_" else x for x in params)
                    + "):")

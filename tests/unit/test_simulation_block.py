@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from rulesdsl import nodes as n
-from rulesdsl.compiler import check_path, load_module
+from rulesdsl.compiler import check_path, compile_path, load_module
 from rulesdsl.fmt import format_text
 from rulesdsl.parser import parse
 from rulesdsl.rulebook import build, markdown
@@ -204,6 +204,12 @@ def test_a_variant_keeps_its_bases_block() -> None:
     checked = check_path(RULESETS / "variants" / "nukecards-blitz.rules")
     assert checked.program is not None and checked.program.simulation is not None
     assert {h.field for h in checked.program.simulation.hidden} >= {"hand", "picked"}
+
+
+def test_a_variants_module_marks_its_bases_simulation_functions_with_the_bases_file() -> None:
+    lines = compile_path(RULESETS / "variants" / "nukecards-blitz.rules").splitlines()
+    marks = [lines[i - 1] for i, line in enumerate(lines) if line.startswith("def sim_")]
+    assert marks and all(m.startswith("# ../nukecards.rules:") for m in marks), marks
 
 
 def test_override_simulation_replaces_the_bases_block_whole(tmp_path: Path) -> None:
