@@ -220,6 +220,13 @@ def test_override_simulation_replaces_the_bases_block_whole(tmp_path: Path) -> N
     assert sim.weights == (("spy", 5),) and sim.choices == () and sim.invariants == () and sim.hidden == ()
 
 
+def test_an_empty_override_leaves_a_variant_without_guidance_or_checks(tmp_path: Path) -> None:
+    checked = check_path(_variant(tmp_path, "override simulation {\n}\n"))
+    assert checked.ok and checked.program is not None and checked.program.simulation is not None
+    sim = checked.program.simulation
+    assert (sim.weights, sim.choices, sim.invariants, sim.hidden) == ((), (), (), ())
+
+
 def test_a_second_block_in_a_variant_needs_override(tmp_path: Path) -> None:
     checked = check_path(_variant(tmp_path, "simulation {\n  weight spy 5\n}\n"))
     assert [d.code for d in checked.diagnostics] == ["E0442"], show(checked.diagnostics)
