@@ -127,7 +127,7 @@ def test_a_choice_gives_the_options_for_the_writing_player(covert: RulesetSpec) 
     assert len(bribe.options(g, hydra)) == len(g.all["Country"])
     cash = next(c for c in covert.simulation.choices if (c.order, c.arg) == ("bribe", "cash"))
     assert cash.options(g, gnomes) == []  # no cash, no bribe written
-    assert max(cash.options(g, hydra)) == hydra.cash
+    assert cash.options(g, hydra) == [1, 2, 7, 15]  # $1, $2, an eighth and a quarter of $60
 
 
 def test_an_unless_reads_the_state_the_owner_the_viewer_and_the_thing(covert: RulesetSpec) -> None:
