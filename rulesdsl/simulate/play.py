@@ -338,7 +338,7 @@ def _change(g: Game, ty: TypeDesc, old: Any, rng: random.Random, nothing: Any) -
     if kind == "text":
         return old + "x"
     if kind in ("list", "set"):
-        items = list(old) if kind == "list" else sorted(old, key=_order)
+        items = list(old)
         if items and rng.random() < 0.5:
             del items[rng.randrange(len(items))]
         else:
@@ -347,7 +347,8 @@ def _change(g: Game, ty: TypeDesc, old: Any, rng: random.Random, nothing: Any) -
             if item is nothing or item is None:
                 return nothing
             items.append(item)
-        return items if kind == "list" else set(items)
+        # A set is kept as a list, each value once, things in declaration order (runtime `as_set`): so it stays.
+        return items if kind == "list" else sorted(dict.fromkeys(items), key=_order)
     if kind == "opt":
         if old is not None and rng.random() < 0.5:
             return None
