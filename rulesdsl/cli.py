@@ -1,5 +1,6 @@
 """Command line -> the compiler, the formatter, the rulebook and the game folder: check, compile, fmt, doc,
-new, intake, turn, status, rollback, gm, send; and the language server for editors: lsp."""
+new, intake, turn, status, rollback, gm, send; the reviewers' tools: replay, diff; and the language server
+for editors: lsp."""
 
 from __future__ import annotations
 
@@ -299,6 +300,32 @@ def _print_dry_run(args: argparse.Namespace, result: TurnResult) -> None:
         sys.stdout.write(result.news.read_text(encoding="utf-8"))
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from rulesdsl.game.replay import default_target, replay
+
+    source = Path(args.gamedir)
+    target = Path(args.output) if args.output else default_target(source)
+    rules = Path(args.rules) if args.rules else None
+    if rules is not None and not rules.is_file():
+        print(f"{args.rules}: no such file", file=sys.stderr)
+        return 2
+    progress = _progress(args)
+    try:
+        result = replay(source, target, rules, progress)
+    finally:
+        progress.done()
+    under = f"under {args.rules}" if args.rules else "under its own rules"
+    print(f"{args.gamedir}: {len(result.turns)} turn(s) replayed {under} into {target}.")
+    if result.not_played:
+        print(f"  the replayed game is over before turn {result.not_played[0]}: turn(s) "
+              f"{', '.join(map(str, result.not_played))} not played")
+    if result.gm_actions:
+        print(f"  {result.gm_actions} GM action(s) of history.yaml made again")
+    for unread in result.unread:
+        print(f"  {unread}")
+    return 0
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     sys.stdout.write(store.status_text(store.status(Path(args.gamedir))))
     return 0
@@ -505,6 +532,15 @@ def build_parser() -> argparse.ArgumentParser:
     x.add_argument("--report", metavar="ACCOUNT", help="the report a line is of, for the GM's full answer")
     x.add_argument("--line", type=int, metavar="N", help="the report's line N instead of its text")
     x.set_defaults(func=cmd_explain)
+    rp = sub.add_parser("replay", help="play a game again from its stored inputs (starting state, orders, the GM's "
+                                       "actions) into a new folder, under its own rules or another version")
+    rp.add_argument("gamedir")
+    rp.add_argument("--rules", metavar="OTHER.rules", help="the ruleset to replay under (default: the game's copy "
+                                                           "in GAMEDIR/rules/)")
+    rp.add_argument("-o", "--output", metavar="NEWDIR", help="the new game folder (default: GAMEDIR-replay); never "
+                                                            "written over")
+    _add_progress(rp)
+    rp.set_defaults(func=cmd_replay)
     s = sub.add_parser("status", help="the turn, who has sent orders for the next one, who missed turns")
     s.add_argument("gamedir")
     s.set_defaults(func=cmd_status)

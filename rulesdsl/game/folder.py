@@ -160,6 +160,24 @@ def turn_name(turn: int) -> str:
 
 
 
+def ruleset_files(rules: Path) -> list[tuple[str, bytes]]:
+    """The ruleset checked, and its file and the templates it names (a variant's: and its bases and theirs,
+    side by side), as (name in rules/, bytes): what a game keeps of the rules it started with. Rules with
+    errors are refused (CompileError)."""
+    checked = check_path(rules)
+    if not checked.ok:
+        raise CompileError([d for d in checked.diagnostics if d.severity == "error"], checked.sources)
+    files = []
+    for name in sorted(checked.sources):
+        src = checked.files.get(name) or (rules if name == rules.name else rules.parent / name)
+        try:
+            content = src.read_bytes()
+        except OSError as e:
+            raise GameError(f"{src}: cannot read: {e.strerror or e}") from None
+        files.append((src.name, content))
+    return files
+
+
 class _Laps:
     """Wall seconds between marks, added into `into` by the name of the part each mark ends. With `into` None
     (every turn but a benchmark's) a mark only asks that and returns: timing costs a turn nothing."""
@@ -313,9 +331,7 @@ class GameFolder:
                 raise GameError(f"{where}: $.players[{i}].account: account {a} is already player "
                                 f"{accounts.index(a) + 1}")
         progress.stage("checking the rules")
-        checked = check_path(rules)
-        if not checked.ok:
-            raise CompileError([d for d in checked.diagnostics if d.severity == "error"], checked.sources)
+        files = ruleset_files(rules)
         made = _missing_parents(root)
         for parent in reversed(made):
             try:
@@ -334,15 +350,8 @@ class GameFolder:
         try:
             with lock_new_staging(staging):
                 staging.mkdir("rules")
-                # The ruleset and the templates it names (a variant's: and its bases and theirs, side by side):
-                # the game keeps the rules it started with.
-                for name in sorted(checked.sources):
-                    src = checked.files.get(name) or (rules if name == rules.name else rules.parent / name)
-                    try:
-                        content = src.read_bytes()
-                    except OSError as e:
-                        raise GameError(f"{src}: cannot read: {e.strerror or e}") from None
-                    staging.write(f"rules/{src.name}", content)
+                for name, content in files:
+                    staging.write(f"rules/{name}", content)
                 meta = {"rules": f"rules/{rules.name}"} | ({outbox.GM_EMAIL: gm_email.strip()} if gm_email else {})
                 staging.write("game.yaml", yaml_bytes(meta))
                 spec, module_file = cls(staging.path).load_spec()
