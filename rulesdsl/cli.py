@@ -326,6 +326,60 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_diff(args: argparse.Namespace) -> int:
+    """Exit 0: nothing differs; 1: something does; 2: a usage error, or games that cannot be compared."""
+    from rulesdsl.review import diff, goldens, page
+
+    def usage(message: str) -> int:
+        print(f"rulesdsl diff: error: {message}", file=sys.stderr)
+        return 2
+
+    progress = progress_for(args.progress, sys.stderr, "rulesdsl diff: ")
+    try:
+        if args.goldens:
+            if args.paths or args.game:
+                return usage("--goldens compares the golden scenarios: give no folders, rules or --game with it")
+            root = goldens.repo_root(Path.cwd())
+            rev = args.against or "HEAD"
+            diffs = goldens.compare_goldens(root, rev, progress)
+            title = f"rulesdsl diff --goldens --against {rev}"
+        else:
+            if args.against:
+                return usage("--against goes with --goldens")
+            if len(args.paths) != 2:
+                return usage("give two game folders, or OLD.rules NEW.rules --game GAMEDIR, or --goldens")
+            old, new = (Path(p) for p in args.paths)
+            if args.game:
+                for raw, path in zip(args.paths, (old, new), strict=True):
+                    if not path.is_file():
+                        return usage(f"{raw}: no such file (with --game, give two rulesets)")
+                if not Path(args.game).is_dir():
+                    return usage(f"{args.game}: no such folder")
+                diffs = [diff.compare_rules(old, new, Path(args.game), args.paths[0], args.paths[1], progress)]
+                title = f"rulesdsl diff {args.paths[0]} {args.paths[1]} --game {args.game}"
+            else:
+                for raw, path in zip(args.paths, (old, new), strict=True):
+                    if not path.is_dir():
+                        return usage(f"{raw}: no such folder (give two game folders, or two rulesets and --game)")
+                diffs = [diff.compare_folders(old, new, args.paths[0], args.paths[1], progress)]
+                title = f"rulesdsl diff {args.paths[0]} {args.paths[1]}"
+    except CompileError as e:
+        # Rules that do not check cannot be compared: a usage error, not a difference.
+        progress.done()
+        print(render_text(e.diagnostics, e.sources), file=sys.stderr)
+        return 2
+    finally:
+        progress.done()
+    sys.stdout.write(diff.text(diffs))
+    if args.html:
+        try:
+            Path(args.html).write_text(page.page(diffs, title), encoding="utf-8")
+        except OSError as e:
+            print(f"error: {args.html}: {e.strerror or e}", file=sys.stderr)
+            return 2
+    return 1 if any(d.differs for d in diffs) else 0
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     sys.stdout.write(store.status_text(store.status(Path(args.gamedir))))
     return 0
@@ -541,6 +595,20 @@ def build_parser() -> argparse.ArgumentParser:
                                                             "written over")
     _add_progress(rp)
     rp.set_defaults(func=cmd_replay)
+    df = sub.add_parser("diff", help="every difference between two game folders, or a game replayed under two "
+                                     "rulesets, or the golden scenarios under the rules of a commit and of the "
+                                     "working tree; exit 1 when something differs",
+                        usage="%(prog)s GAMEDIR1 GAMEDIR2 | OLD.rules NEW.rules --game GAMEDIR | --goldens "
+                              "[--against REV]  [--html FILE]")
+    df.add_argument("paths", nargs="*", metavar="OLD NEW", help="two game folders, or two rulesets with --game")
+    df.add_argument("--game", metavar="GAMEDIR", help="the game to replay under the rulesets OLD and NEW")
+    df.add_argument("--goldens", action="store_true",
+                    help="play every golden scenario (tests/golden/) under the rulesets of --against and of the "
+                         "working tree, and compare them")
+    df.add_argument("--against", metavar="REV", help="with --goldens, the git revision to compare with (default HEAD)")
+    df.add_argument("--html", metavar="FILE", help="also write the differences as one HTML page")
+    _add_progress(df)
+    df.set_defaults(func=cmd_diff)
     s = sub.add_parser("status", help="the turn, who has sent orders for the next one, who missed turns")
     s.add_argument("gamedir")
     s.set_defaults(func=cmd_status)
