@@ -344,7 +344,7 @@ def text(diffs: list[GameDiff]) -> str:
     for d in diffs:
         title = f"{d.title}: " if d.title else ""
         out.append(f"summary: {title}{summary(d)}")
-    if len(diffs) > 1:
+    if len(diffs) > 1 or any(d.title for d in diffs):
         changed = [d.title for d in diffs if d.differs]
         out.append(f"summary: {len(diffs)} game(s) compared; "
                    + (f"{len(changed)} differ: {', '.join(changed)}" if changed else "nothing differs"))
