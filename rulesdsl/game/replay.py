@@ -128,6 +128,8 @@ def _play(original: GameFolder, work: Path, rules: Path, files: list[tuple[str, 
     for name, content in files:
         (work / "rules" / name).write_bytes(content)
     meta = read_yaml(original.root / "game.yaml", "game.yaml")
+    if not isinstance(meta, dict):
+        raise GameError(f"{original.root}/game.yaml: $: not a mapping, as `rulesdsl new` writes it")
     (work / "game.yaml").write_bytes(yaml_bytes(meta | {"rules": f"rules/{rules.name}"}))
     start = turns[0]
     stored = original.turns_dir / turn_name(start) / "state.yaml"

@@ -64,7 +64,10 @@ def rules_file(rulesets: Path, ruleset: str) -> Path:
 
 def export(root: Path, rev: str, into: Path) -> Path:
     """The rulesets/ folder as it is at `rev`, written under `into`; returns it."""
-    _git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    try:
+        _git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    except GameError:
+        raise GameError(f"--against {rev}: no such revision in {root}") from None
     names = _git(root, "ls-tree", "-r", "-z", "--name-only", rev, "--", RULESETS).decode("utf-8").split("\0")
     for name in sorted(n for n in names if n):
         target = into / name
@@ -117,6 +120,8 @@ def compare_goldens(root: Path, rev: str, progress: Progress = NULL) -> list[Gam
             old, new = work / f"{n}-old", work / f"{n}-new"
             notes = [f"{rev}: {note}" for note in play(rules_file(old_rulesets, ruleset), scenario, old)]
             notes += [f"working tree: {note}" for note in play(rules_file(root / RULESETS, ruleset), scenario, new)]
+            # A message may name a file of the temporary folder: shown relative to it, the output stays the same.
+            notes = [note.replace(f"{work}/", "") for note in notes]
             if GameFolder(old).turn_numbers() and GameFolder(new).turn_numbers():
                 diff = compare_folders(old, new, rev, "working tree")
             else:

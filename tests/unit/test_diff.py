@@ -160,6 +160,8 @@ def test_the_goldens_against_a_revision(tmp_path: Path, monkeypatch: pytest.Monk
         "1111-gnomes-of-zurich.txt +  line  14  B,SPA,1          FAILED: not enough cash: it costs 1 and you have 0",
     ]
     assert out.endswith("summary: 1 game(s) compared; 1 differ: covert/economy\n")
+    assert main(["diff", "--goldens", "--against", "no-such-branch"]) == 2
+    assert f"error: --against no-such-branch: no such revision in {repo}" in capsys.readouterr().err
     assert '<h2 id="g1">covert/economy</h2>' in (repo / "goldens.html").read_text(encoding="utf-8")
 
 
