@@ -26,8 +26,9 @@ too, except that intake's receipts, which no turn reads, are not attached again)
   its reason; the replay lists each (`Unread`) as a line refused now that was not refused in the original;
 - a game that the ruleset ends earlier stops there: the turns left are listed as not played.
 
-The new folder is built hidden beside the destination and renamed into place when whole: a failed replay
-leaves nothing, and an existing folder is never written over.
+The new folder's history.yaml ends with a `replay` entry: the folder and the rules replayed, the turns played,
+and the lines no longer read. The folder is built hidden beside the destination and renamed into place when
+whole: a failed replay leaves nothing, and an existing folder is never written over.
 """
 
 from __future__ import annotations
@@ -112,6 +113,13 @@ def replay(source: Path, target: Path, rules: Path | None = None, progress: Prog
     mailed = Path(tempfile.mkdtemp(prefix="rulesdsl-replay-"))
     try:
         result = _play(original, work, rules, files, turns, actions, mailed, progress)
+        # The new game's history says what it is a replay of, and what the rules no longer read.
+        entry: dict[str, Any] = {"action": "replay", "of": str(source), "rules": str(rules), "turns": result.turns}
+        if result.not_played:
+            entry["not_played"] = result.not_played
+        if result.unread:
+            entry["no_longer_read"] = [str(u) for u in result.unread]
+        append_history(work, entry)
         os.rename(work, target)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)

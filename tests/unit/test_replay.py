@@ -11,6 +11,7 @@ import pytest
 
 from rulesdsl.cli import main
 from rulesdsl.game.errors import GameError
+from rulesdsl.game.history import read_history
 from rulesdsl.game.replay import replay
 from rulesdsl.game.store import gm_action, gm_order, rollback
 from tests.unit.reviewtools import changed_covert, play_demo
@@ -105,5 +106,8 @@ def test_a_line_no_longer_read_is_refused_and_listed(covert_demo: Path, tmp_path
     assert out[0] == f"{covert_demo}: 5 turn(s) replayed under {rules} into {target}."
     assert out[1] == "  turn 1, 1001-the-illuminati line 6: no longer read: not an order of this game ('A,FRA,1')"
     assert len(out) == 14 and all("no longer read: not an order of this game ('A," in line for line in out[1:])
+    record = read_history(target)[-1]
+    assert record["action"] == "replay" and record["rules"] == str(rules) and record["turns"] == [1, 2, 3, 4, 5]
+    assert record["no_longer_read"][0] == out[1].strip()
     report = (target / "turns" / "turn-001" / "reports" / "1001-the-illuminati.txt").read_text(encoding="utf-8")
     assert "ORDERS NOT ACCEPTED\n  line   6  A,FRA,1          not an order of this game" in report
