@@ -125,6 +125,40 @@ def _fault_lines(err: Any, what: str, fields: bool) -> list[str]:
     return [f"{what}: {json_path(parts)}: {message}"]
 
 
+def read_scenario(path: Path) -> dict[str, Any]:
+    """A scenario file's data, checked against the scenario schema (not yet against a ruleset's)."""
+    loaded = read_yaml(path, path.name)
+    if not isinstance(loaded, dict):
+        raise GameError(f"{path.name}: $: a scenario is a mapping with at least `players`")
+    validate(loaded, _schema("scenario.schema.json"), path.name)
+    return loaded
+
+
+def check_players(data: dict[str, Any], where: str) -> None:
+    """Refuses a scenario without players, or with an account twice (accounts are told apart in any case)."""
+    if not data.get("players"):
+        raise GameError(f"{where}: $.players: a game needs players")
+    accounts = [str(p["account"]).upper() for p in data["players"]]
+    for i, a in enumerate(accounts):
+        if accounts.index(a) != i:
+            raise GameError(f"{where}: $.players[{i}].account: account {a} is already player "
+                            f"{accounts.index(a) + 1}")
+
+
+def check_scenario(spec: RulesetSpec, data: dict[str, Any], where: str) -> None:
+    """Refuses, with every fault's JSON path, a scenario whose sections the ruleset does not have or whose
+    values its state schema does not accept."""
+    world = {k: v for k, v in data.items() if k in spec.state_schema["properties"]}
+    unknown = [k for k in data if k not in spec.state_schema["properties"] and k not in _SCENARIO_ONLY]
+    faults = [f"{where}: $.{k}: \"{spec.title}\" has no such section" for k in unknown]
+    try:
+        validate(world, spec.state_schema, where, fields=True)
+    except GameError as e:
+        faults += str(e).splitlines()
+    if faults:
+        raise GameError("\n".join(faults))
+
+
 def read_yaml(path: Path, what: str) -> Any:
     """The data of a YAML file from outside, bounded (see yamlio); every refusal starts with `what`."""
     try:
@@ -316,20 +350,10 @@ class GameFolder:
         where = scenario.name if scenario else "scenario"
         data: dict[str, Any] = {"players": []}
         if scenario is not None:
-            loaded = read_yaml(scenario, scenario.name)
-            if not isinstance(loaded, dict):
-                raise GameError(f"{scenario.name}: $: a scenario is a mapping with at least `players`")
-            data = loaded
-            validate(data, _schema("scenario.schema.json"), scenario.name)
+            data = read_scenario(scenario)
         if seed is not None:
             data["seed"] = seed
-        if not data.get("players"):
-            raise GameError(f"{where}: $.players: a game needs players")
-        accounts = [str(p["account"]).upper() for p in data["players"]]
-        for i, a in enumerate(accounts):
-            if accounts.index(a) != i:
-                raise GameError(f"{where}: $.players[{i}].account: account {a} is already player "
-                                f"{accounts.index(a) + 1}")
+        check_players(data, where)
         progress.stage("checking the rules")
         files = ruleset_files(rules)
         made = _missing_parents(root)
@@ -355,15 +379,7 @@ class GameFolder:
                 meta = {"rules": f"rules/{rules.name}"} | ({outbox.GM_EMAIL: gm_email.strip()} if gm_email else {})
                 staging.write("game.yaml", yaml_bytes(meta))
                 spec, module_file = cls(staging.path).load_spec()
-                world = {k: v for k, v in data.items() if k in spec.state_schema["properties"]}
-                unknown = [k for k in data if k not in spec.state_schema["properties"] and k not in _SCENARIO_ONLY]
-                faults = [f"{where}: $.{k}: \"{spec.title}\" has no such section" for k in unknown]
-                try:
-                    validate(world, spec.state_schema, where, fields=True)
-                except GameError as e:
-                    faults += str(e).splitlines()
-                if faults:
-                    raise GameError("\n".join(faults))
+                check_scenario(spec, data, where)
                 progress.stage("making the world")
                 try:
                     game = new_game(spec, data, module_file)
