@@ -158,7 +158,7 @@ class Stats:
         width = max([len(x) for x in labels] + [1])
         for label, (_, _, n) in zip(labels, bins, strict=True):
             bar = "#" * (math.ceil(n * BAR / most) if n else 0)
-            out.append(f"  {label:>{width}} | {bar} {n:,}".rstrip())
+            out.append(f"  {label:>{width}} | {bar}{' ' if bar else ''}{n:,}")
         return out
 
     def _orders_text(self) -> list[str]:
@@ -176,14 +176,15 @@ class Stats:
         if not self.refusals:
             return ["Refusals: none"]
         total = sum(self.refusals.values())
-        out = [f"Refusals by reason ({total:,} lines, {len(self.refusals):,} reasons; numbers shown as #):"]
+        out = [f"Refusals by reason ({_plural(total, 'line')}, {_plural(len(self.refusals), 'reason')}; "
+               "numbers shown as #):"]
         shown = self.top_reasons()
         width = max(len(f"{n:,}") for _, n in shown)
         out += [f"  {n:>{width},}  {reason}" for reason, n in shown]
         rest = self.refusals.keys() - {reason for reason, _ in shown}
         if rest:
             lines = sum(self.refusals[r] for r in rest)
-            out.append(f"  and {len(rest):,} more reasons ({lines:,} lines)")
+            out.append(f"  and {_plural(len(rest), 'more reason')} ({_plural(lines, 'line')})")
         return out
 
     def _problems_text(self) -> list[str]:
@@ -232,6 +233,10 @@ def _median(counts: dict[int, int], total: int) -> float:
         while len(found) < 2 and middle[len(found)] < seen:
             found.append(value)
     return (found[0] + found[1]) / 2
+
+
+def _plural(n: int, what: str) -> str:
+    return f"{n:,} {what}{'' if n == 1 else 's'}"
 
 
 def _percent(n: int, total: int) -> str:
