@@ -1,6 +1,6 @@
 """Command line -> the compiler, the formatter, the rulebook and the game folder: check, compile, fmt, doc,
-new, intake, turn, status, rollback, gm, send; the reviewers' tools: replay, diff; and the language server
-for editors: lsp."""
+new, intake, turn, status, rollback, gm, send; the reviewers' tools: replay, diff; the simulator: simulate;
+and the language server for editors: lsp."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from rulesdsl.game import history, store
 from rulesdsl.game.disk import Wait
 from rulesdsl.game.folder import GameError, GameFolder, TurnResult, turn_name
 from rulesdsl.game.names import report_base
-from rulesdsl.game.progress import MODES, Progress, progress_for
+from rulesdsl.game.progress import MODES, NULL, BarProgress, Progress, progress_for
 
 _TRACEBACK = "RULESDSL_TRACEBACK"
 
@@ -149,6 +149,38 @@ def cmd_doc(args: argparse.Namespace) -> int:
         print(render_text(checked.diagnostics, checked.sources), file=sys.stderr)
     text = rulebook(checked.program, checked.sources, as_html=args.html)
     return _write_output(args.output, text)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    # The simulator's modules (and rich, matplotlib, dask) load only for this command.
+    from rulesdsl.simulate import run as runner
+    from rulesdsl.simulate.plots import write_plots
+
+    try:
+        setup = runner.prepare(Path(args.rules), Path(args.scenario) if args.scenario else None, args.players)
+    except CompileError as e:
+        print(render_text(e.diagnostics, e.sources), file=sys.stderr)
+        return 2  # 1 says the games found a problem
+    jobs = runner.make_jobs(setup, args.games, args.turns, args.seed)
+    progress: Progress = NULL
+    if not args.quiet and sys.stderr is not None and sys.stderr.isatty():
+        progress = BarProgress(prefix=f"{args.rules}: ")
+    stats = runner.run(jobs, setup.seats, workers=args.workers, dask=args.dask, progress=progress)
+    print(stats.text(setup.heading(args.games, args.turns, args.seed)), end="")
+    if args.plots:
+        paths = write_plots(stats, Path(args.plots), setup.title)
+        print(f"\nCharts: {', '.join(str(p) for p in paths)}")
+    return 1 if stats.problem_count else 0
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n}: at least 1")
+    return n
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -648,6 +680,25 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--dry-run", action="store_true", help="list what would be sent, and send nothing")
     e.add_argument("--wait", type=_wait_seconds, default=0.0, metavar="SECONDS", help=WAIT_HELP)
     e.set_defaults(func=cmd_send)
+    sim = sub.add_parser("simulate", help="play many games of random orders, check them (crashes, refusals without "
+                                          "a reason, invariants, hidden facts) and print balance statistics")
+    sim.add_argument("rules")
+    sim.add_argument("--scenario", help="the scenario every game starts from (default: --players made-up players)")
+    sim.add_argument("--players", type=_at_least_one, metavar="P",
+                     help="without --scenario, how many made-up players (default 4)")
+    sim.add_argument("--games", type=_at_least_one, default=100, metavar="N", help="how many games (default 100)")
+    sim.add_argument("--turns", type=_at_least_one, default=20, metavar="T",
+                     help="the most turns a game is played (default 20); a victory ends it sooner")
+    sim.add_argument("--seed", type=int, default=1, metavar="K",
+                     help="the run's seed (default 1): the same seed gives the same statistics")
+    sim.add_argument("--workers", type=_at_least_one, metavar="W",
+                     help="processes playing games (default: one per core; 1 plays them in this process)")
+    sim.add_argument("--dask", metavar="ADDRESS",
+                     help="play the games on the Dask cluster whose scheduler is at ADDRESS (tcp://host:port), or on "
+                          "a local cluster of --workers processes started for the run (local)")
+    sim.add_argument("--plots", metavar="DIR", help="also write the statistics as PNG charts into DIR")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar (none is shown unless stderr is a terminal)")
+    sim.set_defaults(func=cmd_simulate)
     ls = sub.add_parser("lsp", help="serve an editor over the Language Server Protocol on stdin and stdout: "
                                     "diagnostics as you type, hover, go to definition, completion (needs the "
                                     "`editor` extra)")

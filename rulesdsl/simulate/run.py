@@ -94,7 +94,9 @@ def prepare(rules: Path, scenario: Path | None = None, players: int | None = Non
 
 
 def make_jobs(setup: Setup, games: int, turns: int, seed: int) -> list[GameJob]:
-    return [GameJob(setup.rules, setup.scenario, turns, index, seed) for index in range(games)]
+    """Game i's job, with its own seed from the run's seed and i alone."""
+    game_seed: Callable[[int, int], int] = importlib.import_module("rulesdsl.simulate.play").game_seed
+    return [GameJob(setup.rules, setup.scenario, turns, index, game_seed(seed, index)) for index in range(games)]
 
 
 def default_workers() -> int:
@@ -121,17 +123,20 @@ def run(jobs: Sequence[GameJob], seats: tuple[str, ...] = (), *, workers: int | 
     size = max(1, min(CHUNK, math.ceil(len(jobs) / (workers * 4))))
     chunks = [list(jobs[i:i + size]) for i in range(0, len(jobs), size)]
     progress.stage("games", len(jobs))
-    if dask is not None:
-        done = _on_dask(dask, workers, play, chunks)
-    elif workers == 1 or len(chunks) == 1:
-        done = ((i, play_chunk(play, chunk)) for i, chunk in enumerate(chunks))
-    else:
-        done = _in_pool(workers, play, chunks)
-    for results in _in_order(done):
-        for result in results:
-            stats.add(result)
-        progress.advance(len(results))
-    progress.done()
+    try:
+        if dask is not None:
+            done = _on_dask(dask, workers, play, chunks)
+        elif workers == 1 or len(chunks) == 1:
+            done = ((i, play_chunk(play, chunk)) for i, chunk in enumerate(chunks))
+        else:
+            done = _in_pool(workers, play, chunks)
+        for results in _in_order(done):
+            for result in results:
+                stats.add(result)
+            progress.advance(len(results))
+    finally:
+        # The bar goes before anything else is printed, whether the run ended or failed.
+        progress.done()
     return stats
 
 

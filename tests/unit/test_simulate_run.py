@@ -20,7 +20,7 @@ from rulesdsl.game.errors import GameError
 from rulesdsl.game.progress import BarProgress
 from rulesdsl.simulate import run as runner
 from rulesdsl.simulate.results import CRASH, LEAK, NO_REASON, GameJob, GameResult, Problem
-from rulesdsl.simulate.run import Setup, make_jobs, prepare, run
+from rulesdsl.simulate.run import prepare, run
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATS = ("Ann", "Bob", "Cyd")
@@ -47,13 +47,7 @@ def failing_play(job: GameJob) -> GameResult:
 
 
 def _jobs(games: int = 60, seed: int = 7) -> list[GameJob]:
-    return make_jobs(Setup("x.rules", "X", {"players": []}, SEATS), games, 12, seed)
-
-
-def test_jobs_name_the_run_seed_and_the_index() -> None:
-    jobs = _jobs(3)
-    assert [(j.index, j.seed, j.turns, j.rules) for j in jobs] == [(0, 7, 12, "x.rules"), (1, 7, 12, "x.rules"),
-                                                                   (2, 7, 12, "x.rules")]
+    return [GameJob("x.rules", {"players": []}, 12, index, seed * 1000 + index) for index in range(games)]
 
 
 def test_serial_pool_and_dask_give_the_same_stats() -> None:
