@@ -200,7 +200,7 @@ def _dask_client(address: str, workers: int) -> Iterator[Any]:
         raise GameError(f"--dask needs {e.name or 'distributed'}: pip install 'rulesdsl[simulate]'") from None
     if address != LOCAL:
         try:
-            client = Client(address, timeout=30)
+            client = Client(address, timeout=10)
         except OSError as e:
             raise GameError(f"--dask {address}: cannot reach the scheduler: {e}") from None
         with client:

@@ -63,6 +63,15 @@ def test_serial_pool_and_dask_give_the_same_stats() -> None:
     assert run(_jobs(seed=8), SEATS, workers=1, play=fake_play) != serial
 
 
+def test_a_cluster_by_its_address() -> None:
+    from distributed import LocalCluster
+
+    jobs = _jobs(20)
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0") as cluster:
+        on_dask = run(jobs, SEATS, dask=cluster.scheduler_address, play=fake_play)
+    assert on_dask == run(jobs, SEATS, workers=1, play=fake_play) and on_dask.games == 20
+
+
 def test_a_failing_game_stops_the_pool_run() -> None:
     with pytest.raises(ValueError, match="the simulator's own bug"):
         run(_jobs(30), SEATS, workers=2, play=failing_play)
