@@ -163,7 +163,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 2  # 1 says the games found a problem
     jobs = runner.make_jobs(setup, args.games, args.turns, args.seed)
     progress: Progress = NULL
-    if not args.quiet and sys.stderr is not None and sys.stderr.isatty():
+    # RULESDSL_PROGRESS=none silences it as it does the other commands' (a script's, a test suite's).
+    if not args.quiet and os.environ.get(_PROGRESS) != "none" and sys.stderr is not None and sys.stderr.isatty():
         progress = BarProgress(prefix=f"{args.rules}: ")
     stats = runner.run(jobs, setup.seats, workers=args.workers, dask=args.dask, progress=progress)
     print(stats.text(setup.heading(args.games, args.turns, args.seed)), end="")
