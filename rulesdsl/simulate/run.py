@@ -13,6 +13,8 @@ import logging
 import math
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -162,7 +164,8 @@ def _in_pool(workers: int, play: PlayFn, chunks: list[list[GameJob]]) -> Iterato
     # progress bar's) holds a lock; each loads the compiled ruleset from the cache that `prepare` filled.
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context) as pool:
+    with ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=context, initializer=watch_parent,
+                             initargs=(os.getpid(),)) as pool:
         pending: dict[Future[list[GameResult]], int] = {pool.submit(play_chunk, play, chunk): i
                                                         for i, chunk in enumerate(chunks)}
         try:
@@ -174,6 +177,24 @@ def _in_pool(workers: int, play: PlayFn, chunks: list[list[GameJob]]) -> Iterato
             # A failed game (or Ctrl-C) stops the run: what was not started is not played.
             for future in pending:
                 future.cancel()
+
+
+def watch_parent(parent: int, every: float = 1.0) -> None:
+    """A pool worker's start: it ends itself once the process `parent` (the run's) is gone. A run killed
+    (SIGTERM, or a job's time limit) has no chance to stop its workers, which would otherwise play their
+    queued games to the end, and nobody would read them."""
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:  # alive, and another user's: a pid taken again, not the run's
+                os._exit(1)
+
+    threading.Thread(target=watch, name="watch-parent", daemon=True).start()
 
 
 def _on_dask(address: str, workers: int, play: PlayFn,

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import io
 import random
+import subprocess
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -192,3 +194,13 @@ def test_chunks_are_small_enough_to_share_out() -> None:
     steps = [n for what, n in recorder.told if what == "advance"]
     assert max(steps) <= runner.CHUNK and sum(steps) == 100
     assert replace(_jobs(1)[0], index=3).index == 3
+
+
+def test_a_worker_ends_when_the_run_is_gone() -> None:
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    code = ("import sys, time\nfrom rulesdsl.simulate.run import watch_parent\n"
+            f"watch_parent({dead.pid}, every=0.05)\ntime.sleep(20)\nsys.exit(0)\n")
+    started = time.perf_counter()
+    worker = subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=15)
+    assert worker.returncode == 1 and time.perf_counter() - started < 10
