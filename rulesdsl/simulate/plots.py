@@ -61,8 +61,11 @@ def _wins(fig: Any, ax: Any, stats: Stats, prefix: str) -> None:
 
 
 def _length(fig: Any, ax: Any, stats: Stats, prefix: str) -> None:
+    from matplotlib.ticker import MaxNLocator
+
     turns = sorted(stats.lengths)
     ax.bar(turns, [stats.lengths[t] for t in turns], width=0.8, color="tab:green")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # turns are whole
     ax.set_xlabel("turns played")
     ax.set_ylabel("games")
     _, median, mean, _ = stats.length_summary()
@@ -82,9 +85,10 @@ def _orders(fig: Any, ax: Any, stats: Stats, prefix: str) -> None:
             color="tab:orange")
     ax.set_yticks(places, names)
     ax.set_xlabel("lines")
-    ax.set_title(f"{prefix}orders written and carried out")
+    ax.set_title(f"{prefix}orders written and carried out", loc="left")
     if rows:
-        ax.legend(loc="best")
+        # Above the bars at the right, beside the title: never over a bar (the longest reaches the right edge).
+        ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=2, frameon=False, borderaxespad=0.2)
     else:
         _nothing(ax, "no orders written")
 
