@@ -8,7 +8,6 @@ whatever runs the games and on how many workers.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import math
 import multiprocessing
@@ -29,6 +28,8 @@ from rulesdsl.game.folder import check_players, check_scenario, read_scenario
 from rulesdsl.game.progress import NULL, Progress
 from rulesdsl.runtime.core import RulesError
 from rulesdsl.runtime.state import StateError, new_game
+from rulesdsl.simulate.play import game_seed
+from rulesdsl.simulate.play import play as play_game
 from rulesdsl.simulate.results import GameJob, GameResult
 from rulesdsl.simulate.stats import Stats
 
@@ -97,7 +98,6 @@ def prepare(rules: Path, scenario: Path | None = None, players: int | None = Non
 
 def make_jobs(setup: Setup, games: int, turns: int, seed: int) -> list[GameJob]:
     """Game i's job, with its own seed from the run's seed and i alone."""
-    game_seed: Callable[[int, int], int] = importlib.import_module("rulesdsl.simulate.play").game_seed
     return [GameJob(setup.rules, setup.scenario, turns, index, game_seed(seed, index)) for index in range(games)]
 
 
@@ -143,9 +143,8 @@ def run(jobs: Sequence[GameJob], seats: tuple[str, ...] = (), *, workers: int | 
 
 
 def _real_play() -> PlayFn:
-    # Part S2's module: imported when a real game is played, not by a test that brings its own.
-    play: PlayFn = importlib.import_module("rulesdsl.simulate.play").play
-    return play
+    # Looked up at each run, so that a test can stand in a play of its own.
+    return play_game
 
 
 def _in_order(done: Iterator[tuple[int, list[GameResult]]]) -> Iterator[list[GameResult]]:

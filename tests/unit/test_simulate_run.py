@@ -21,8 +21,9 @@ from rulesdsl.diagnostics import CompileError
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.progress import BarProgress
 from rulesdsl.simulate import run as runner
+from rulesdsl.simulate.play import game_seed
 from rulesdsl.simulate.results import CRASH, LEAK, NO_REASON, GameJob, GameResult, Problem
-from rulesdsl.simulate.run import prepare, run
+from rulesdsl.simulate.run import Setup, make_jobs, prepare, run
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATS = ("Ann", "Bob", "Cyd")
@@ -50,6 +51,13 @@ def failing_play(job: GameJob) -> GameResult:
 
 def _jobs(games: int = 60, seed: int = 7) -> list[GameJob]:
     return [GameJob("x.rules", {"players": []}, 12, index, seed * 1000 + index) for index in range(games)]
+
+
+def test_each_job_has_its_game_seed() -> None:
+    jobs = make_jobs(Setup("x.rules", "X", {"players": []}, SEATS), 3, 12, 7)
+    assert [(j.index, j.seed, j.turns, j.rules) for j in jobs] == [(i, game_seed(7, i), 12, "x.rules")
+                                                                   for i in range(3)]
+    assert len({j.seed for j in jobs}) == 3
 
 
 def test_serial_pool_and_dask_give_the_same_stats() -> None:
