@@ -5,6 +5,15 @@ Not part of the test suite (it takes minutes). The turn limits are long enough f
 where the game can end at all (see the figures in the report of the run that chose them), and can be changed:
 
 Run: python benchmarks/simulate_1000.py [--games N] [--workers W] [--only covert|nukecards] [--plots DIR]
+
+Figures on this machine (2 cores, 2 workers, Python 3.11, other work loading it; seed 1), wall times:
+- with the shipped simulation blocks (after S1): covert 1,000 games of up to 40 turns, 39,757 turns in
+  165.9 s (6.0 games/s, 240 turns/s): 3% of the games end by the rules (a majority held two days), 97% reach
+  40 turns with no winner; no problem found.
+- without them (every order weight 1, before S1): covert 1,000 games in 37.5 s, every game ended by turn 18,
+  since random players resign (median 5 turns); nukecards 1,000 games of up to 300 turns, 230,538 turns in
+  601.5 s (383 turns/s): 55.6% ended by the rules (median length 271.5 turns, so 300 is about what most games
+  need), but 98.1% with no winner (everyone destroyed); LAUNCH never carried out; no problem found.
 """
 
 from __future__ import annotations
