@@ -344,7 +344,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
     progress = _progress(args)
     try:
-        result = replay(source, target, rules, progress)
+        result = replay(source, target, rules, progress, trace=args.trace)
     finally:
         progress.done()
     under = f"under {args.rules}" if args.rules else "under its own rules"
@@ -626,6 +626,8 @@ def build_parser() -> argparse.ArgumentParser:
                                                            "in GAMEDIR/rules/)")
     rp.add_argument("-o", "--output", metavar="NEWDIR", help="the new game folder (default: GAMEDIR-replay); never "
                                                             "written over")
+    rp.add_argument("--trace", action="store_true", help="play each turn as `rulesdsl turn --trace` does, for "
+                                                         "`rulesdsl explain` (the new game is otherwise the same)")
     _add_progress(rp)
     rp.set_defaults(func=cmd_replay)
     df = sub.add_parser("diff", help="every difference between two game folders, or a game replayed under two "

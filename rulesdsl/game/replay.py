@@ -94,9 +94,12 @@ def default_target(source: Path) -> Path:
     return source.with_name(f"{source.name}-replay")
 
 
-def replay(source: Path, target: Path, rules: Path | None = None, progress: Progress = NULL) -> ReplayResult:
+def replay(source: Path, target: Path, rules: Path | None = None, progress: Progress = NULL,
+           trace: bool = False) -> ReplayResult:
     """Plays the game in `source` again into the new folder `target`, under `rules` (by default the game's
-    own copy). Refused (GameError) before anything is made when `target` exists or `source` is not a game."""
+    own copy). Refused (GameError) before anything is made when `target` exists or `source` is not a game.
+    With `trace`, each turn is played as `rulesdsl turn --trace` plays it, writing its trace.jsonl (for
+    `rulesdsl explain`, and for a diff's provenance); the rest of the new folder is the same."""
     original = GameFolder(source)
     turns = original.turn_numbers()
     if not turns:
@@ -112,7 +115,7 @@ def replay(source: Path, target: Path, rules: Path | None = None, progress: Prog
     work = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
     mailed = Path(tempfile.mkdtemp(prefix="rulesdsl-replay-"))
     try:
-        result = _play(original, work, rules, files, turns, actions, mailed, progress)
+        result = _play(original, work, rules, files, turns, actions, mailed, progress, trace)
         # The new game's history says what it is a replay of, and what the rules no longer read.
         entry: dict[str, Any] = {"action": "replay", "of": str(source), "rules": str(rules), "turns": result.turns}
         if result.not_played:
@@ -131,7 +134,8 @@ def replay(source: Path, target: Path, rules: Path | None = None, progress: Prog
 
 
 def _play(original: GameFolder, work: Path, rules: Path, files: list[tuple[str, bytes]], turns: list[int],
-          actions: dict[int, list[dict[str, Any]]], mailed: Path, progress: Progress) -> ReplayResult:
+          actions: dict[int, list[dict[str, Any]]], mailed: Path, progress: Progress,
+          trace: bool = False) -> ReplayResult:
     (work / "rules").mkdir()
     for name, content in files:
         (work / "rules" / name).write_bytes(content)
@@ -190,7 +194,7 @@ def _play(original: GameFolder, work: Path, rules: Path, files: list[tuple[str, 
             copy.write_bytes(path.read_bytes())
             given.append(copy)
         try:
-            over = folder.process_turn(given, force=True).game_over
+            over = folder.process_turn(given, force=True, trace=trace).game_over
         except GameError as e:
             raise GameError(f"turn {turn} of the replay: {e}") from None
         result.turns.append(turn)

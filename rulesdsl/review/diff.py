@@ -33,6 +33,7 @@ from rulesdsl.game.errors import GameError
 from rulesdsl.game.folder import GameFolder, json_path, turn_name
 from rulesdsl.game.progress import NULL, Progress
 from rulesdsl.game.replay import Unread, newly_refused, replay
+from rulesdsl.review import why
 
 __all__ = ["FileChange", "GameDiff", "Hunk", "Line", "ValueChange", "compare_folders", "compare_rules",
            "summary", "text"]
@@ -264,18 +265,19 @@ def compare_folders(old: Path, new: Path, old_label: str, new_label: str, progre
                 result.files.append(change)
         result.values += _compare_state(a / "state.yaml", b / "state.yaml", turn)
         result.unread += newly_refused(a / "reports", b / "reports", turn)
-    return result
+    return why.fill(result, old, new)
 
 
 def compare_rules(old_rules: Path, new_rules: Path, game: Path, old_label: str, new_label: str,
-                  progress: Progress = NULL) -> GameDiff:
-    """The game in `game` replayed under both rulesets (into a temporary folder, removed after), compared."""
+                  progress: Progress = NULL, trace: bool = True) -> GameDiff:
+    """The game in `game` replayed under both rulesets (into a temporary folder, removed after), compared; with
+    `trace`, replayed traced, so that each changed line says what made it."""
     work = Path(tempfile.mkdtemp(prefix="rulesdsl-diff-"))
     try:
         notes = []
         for rules, side, label in ((old_rules, "old", old_label), (new_rules, "new", new_label)):
             progress.stage(f"replaying under {label}")
-            done = replay(game, work / side, rules)
+            done = replay(game, work / side, rules, trace=trace)
             if done.not_played:
                 notes.append(f"under {label} the game is over before turn {done.not_played[0]}: turn(s) "
                              f"{', '.join(map(str, done.not_played))} not played")

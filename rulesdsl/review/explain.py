@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.folder import GameFolder, read_yaml, turn_name
@@ -515,24 +516,65 @@ def _changes(turn: Turn, path: str) -> list[tuple[int, dict[str, Any]]]:
             if r.get("ev") == "change" and _covers(path, r["path"])]
 
 
-def brief(turn: Turn, path: str) -> list[str]:
-    """The GM's answer for `path` in one line per change, for a tool that shows provenance under each line it
-    shows (a diff's changed state value): `covert.rules:213 (procedure take_defence_losses), phase combat:
-    4 -> 2; table combat_losses[1.5] = 2`. Empty when no rule changed it or the path is not the state's."""
+class Cause(NamedTuple):
+    """One change (or news item, or message) as a diff shows it under a line: `text`, the GM's answer in one
+    line; `key`, the same without the values it changed (the rule's line, what it did, the order or phase,
+    the rows and draws), equal in two games where the same rule, order, rows and draws made it."""
+
+    key: tuple[str, ...]
+    text: str
+
+
+def causes(turn: Turn, path: str, among: Iterable[int] | None = None) -> list[Cause]:
+    """The changes of the turn that made `path`, as `Cause`s, in order; `among`: the only records that may be
+    (an index's candidates, for a tool that asks about many paths). Empty when no rule changed it or the path
+    is not the state's."""
     try:
         path = normal(path, turn)
     except GameError:
         return []
     gm, listed = Viewer(), set[int]()
+    if among is None:
+        found = _changes(turn, path)
+    else:
+        found = [(i, _project(turn.records[i], path)) for i in sorted(among)
+                 if turn.records[i].get("ev") == "change" and _covers(path, turn.records[i]["path"])]
     out = []
-    for i, r in _changes(turn, path):
+    for i, r in found:
         at = r["at"]
         where = f"{at[0]}:{at[1]} ({at[2]})" if at[1] else f"{at[0]} ({at[2]})"
         step = turn.steps.get(r.get("step", 0)) or {}
         doing = gm.doing(r.get("doing") or step.get("doing") or {}, turn)
         uses = _uses(turn, i, r["step"], listed, gm)
-        out.append(f"{where}, {doing}: {_what(r)}" + (f"; {'; '.join(uses)}" if uses else ""))
+        out.append(Cause((where, r["op"], r["path"], doing, *uses),
+                         f"{where}, {doing}: {_what(r)}" + (f"; {'; '.join(uses)}" if uses else "")))
     return out
+
+
+def said_causes(turn: Turn, text: str, account: str | None) -> list[Cause]:
+    """The news items (and, with `account`, the messages to that player) that read `text`, as `Cause`s: the
+    rule that said it, the order or phase, and the rows and draws of its step before it."""
+    gm, listed = Viewer(), set[int]()
+    out = []
+    for i, r in enumerate(turn.records):
+        if r.get("ev") != "said" or r["text"] != text or r["to"] not in (None, account):
+            continue
+        at = r["at"]
+        where = f"{at[0]}:{at[1]} ({at[2]})" if at[1] else f"{at[0]} ({at[2]})"
+        step = turn.steps.get(r.get("step", 0)) or {}
+        doing = gm.doing(r.get("doing") or step.get("doing") or {}, turn)
+        uses = _uses(turn, i, r["step"], listed, gm)
+        said = "news" if r["to"] is None else "a message"
+        out.append(Cause((where, said, doing, *uses), f"{where}, {doing}: {said}"
+                         + (f"; {'; '.join(uses)}" if uses else "")))
+    return out
+
+
+def brief(turn: Turn, path: str) -> list[str]:
+    """The GM's answer for `path` in one line per change, for a tool that shows provenance under each line it
+    shows (a diff's changed state value): `covert.rules:213 (procedure take_defence_losses), phase combat:
+    4 -> 2; table combat_losses[1.5] = 2`. Empty when no rule changed it or the path is not the state's."""
+    return [c.text for c in causes(turn, path)]
 
 
 def explain_path(turn: Turn, path: str, viewer: Viewer) -> str:

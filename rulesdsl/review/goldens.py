@@ -82,8 +82,9 @@ def _turns(scenario: Path) -> list[Path]:
     return sorted(turns, key=lambda p: int(p.name.split("-", 1)[1]))
 
 
-def play(rules: Path, scenario: Path, game: Path) -> list[str]:
-    """Plays a golden scenario into the new folder `game`; returns what could not be done (empty: all)."""
+def play(rules: Path, scenario: Path, game: Path, trace: bool = True) -> list[str]:
+    """Plays a golden scenario into the new folder `game`; returns what could not be done (empty: all). With
+    `trace`, each turn writes its trace.jsonl, from which the diff tells what made each changed line."""
     if not rules.is_file():
         return [f"{rules.name}: no such ruleset"]
     try:
@@ -99,7 +100,7 @@ def play(rules: Path, scenario: Path, game: Path) -> list[str]:
                 except GameError as e:
                     notes.append(f"{turn_dir.name}/{path.name}: not filed: {e}")
             mail = [path for path in sorted(turn_dir.glob("*.txt")) if path not in gm_files]
-            if folder.process_turn(mail, force=True).game_over:
+            if folder.process_turn(mail, force=True, trace=trace).game_over:
                 break
         return notes
     except CompileError as e:

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
 
 from rulesdsl.cli import main
 from rulesdsl.game.replay import replay
-from rulesdsl.review.diff import compare_folders, diff_lines
+from rulesdsl.review.diff import compare_folders, compare_rules, diff_lines, text
 from rulesdsl.review.page import page
 from tests.unit.reviewtools import changed_covert
 from tests.unit.rulestools import COVERT, RULESETS
@@ -52,8 +53,8 @@ def test_a_changed_table_shows_exactly_the_changed_lines(covert_demo: Path, tmp_
     assert (f"--- {COVERT}: turns/turn-002/reports/20408-spectre.txt\n"
             f"+++ {new}: turns/turn-002/reports/20408-spectre.txt\n@@ -9,7 +9,7 @@\n") in out
     assert ("state of turn 2 (turns/turn-002/state.yaml):\n"
-            "  $.players[0].cash: 11 -> 12  (20408 Spectre)\n"
-            "  $.players[3].cash: 18 -> 19  (9999 Thrush)\n") in out
+            "  $.players[0].cash: 11 -> 12  (20408 Spectre)\n#   old: ") in out
+    assert "\n  $.players[3].cash: 18 -> 19  (9999 Thrush)\n#   old: " in out
     # Day 5: the million saved each time made Spectre's bribe affordable, and its influence followed.
     assert [line for line in _changed(out, 5) if line.startswith("20408-")] == [
         "20408-spectre.txt -  Cash on hand:      $15 million",
@@ -72,8 +73,57 @@ def test_a_changed_table_shows_exactly_the_changed_lines(covert_demo: Path, tmp_
                         "18 state value(s) changed, from turn 2; 0 line(s) no longer read\n")
     shown = html.read_text(encoding="utf-8")
     for line in _changed(out, 2) + _changed(out, 5):
-        assert f"<td>{line.split(' ', 1)[1]}</td>" in shown
+        assert f"<td>{line.split(' ', 1)[1]}<" in shown
     assert '<a href="#g1-2-report-9999-thrush">9999-thrush</a>' in shown
+
+
+def test_the_changed_lines_say_which_table_row_made_them(covert_demo: Path, tmp_path: Path,
+                                                        text_snapshot: SnapshotAssertion) -> None:
+    """The issue's "done when": each changed line carries its provenance from both replays' traces, the
+    table `arms_cost` and its row on each side; a change made alike in both games is left out."""
+    new = changed_covert(tmp_path / "new", *ARMS_ROW)
+    diff = compare_rules(COVERT, new, covert_demo, "covert.rules", "new/covert.rules")
+    spectre = next(f for f in diff.files if f.turn == 2 and f.name == "20408-spectre")
+    lines = {line.sign: line for line in spectre.hunks[0].lines if line.sign != " "}
+    order = 'order "A,MEX,2" of Spectre (account 20408; line 4 of its orders)'
+    assert lines["-"].why == (f"covert.rules:242 (order arms), {order}: 13 -> 10: what the order cost; "
+                              "table arms_cost[2] = 3",)
+    assert lines["+"].why == (f"covert.rules:242 (order arms), {order}: 13 -> 11: what the order cost; "
+                              "table arms_cost[2] = 2",)
+    cash = next(v for v in diff.values if v.turn == 2 and v.path == "$.players[0].cash")
+    assert [w.split(": ", 1)[0] for w in cash.why] == ["old", "new"]
+    assert cash.why[0].endswith("table arms_cost[2] = 3") and cash.why[1].endswith("table arms_cost[2] = 2")
+    # Day 3: Spectre bought nothing, and only the cash day 2 saved differs.
+    later = next(v for v in diff.values if v.turn == 3 and v.path == "$.players[0].cash")
+    assert later.why == ("the same 6 change(s) in both games; it was 11 in the old game and 12 in the new as turn 3 "
+                         "began",)
+    # Every changed line of every turn says why, and the same games give the same bytes.
+    changed = [line for f in diff.files for h in f.hunks for line in h.lines if line.sign != " "]
+    assert all(line.why for line in changed if "Cash on hand" in line.text)
+    assert all(v.why for v in diff.values)
+    out = text([diff])
+    assert out == text([compare_rules(COVERT, new, covert_demo, "covert.rules", "new/covert.rules")])
+    assert out == text_snapshot(name="covert-arms-cost-why")
+    assert '<div class="why">covert.rules:242 (order arms), order &#34;A,MEX,2&#34;' in page([diff], "diff")
+
+
+def test_folders_without_traces_leave_why_empty(covert_demo: Path, tmp_path: Path) -> None:
+    replay(covert_demo, tmp_path / "armed", changed_covert(tmp_path / "new", *ARMS_ROW))
+    diff = compare_folders(covert_demo, tmp_path / "armed", "a", "b")
+    assert diff.values and diff.files
+    assert not any(v.why for v in diff.values)
+    assert not any(line.why for f in diff.files for h in f.hunks for line in h.lines)
+
+
+def test_one_side_traced_shows_all_its_changes(covert_demo: Path, tmp_path: Path) -> None:
+    """With no trace on the other side nothing can be found alike, so the traced side's changes are all shown."""
+    replay(covert_demo, tmp_path / "armed", changed_covert(tmp_path / "new", *ARMS_ROW), trace=True)
+    assert (tmp_path / "armed" / "turns" / "turn-002" / "trace.jsonl").is_file()
+    assert not (tmp_path / "armed" / "turns" / "turn-000" / "trace.jsonl").exists()
+    diff = compare_folders(covert_demo, tmp_path / "armed", "a", "b")
+    cash = next(v for v in diff.values if v.turn == 3 and v.path == "$.players[0].cash")
+    assert len(cash.why) == 5 and all(w.startswith("new: ") for w in cash.why[:4])
+    assert cash.why[-1] == "new: ... and 2 more change(s)"
 
 
 def test_an_order_syntax_changed_shows_the_lines_no_longer_read(covert_demo: Path, tmp_path: Path,

@@ -1,0 +1,222 @@
+"""A diff (review/diff.py's `GameDiff`) and the two game folders it compares -> the same diff with each changed
+line's `why` filled from the turns' traces (trace.jsonl, `rulesdsl turn --trace`; review/explain.py reads them).
+
+- A changed state value: the changes that made it that turn (explain.causes, the GM's answer in one line a
+  change: the rule's file:line and name, the order or phase, the table rows and draws), of the old game
+  (`old: ...`) and of the new (`new: ...`).
+- A changed report line: on a removed line the old game's changes of the values it shows (explain.line_paths)
+  or the news item or message it is (explain.said_causes); on an added line the new game's. A news line: the
+  rule that said it.
+
+A change made alike in both games (the same rule, order, rows and draws: explain.Cause's key) says nothing
+about the difference and is left out, on the other side of the same value or hunk; when that leaves nothing,
+one line says so, and whether the value already differed as the turn began. At most `SHOWN` causes a line.
+
+A turn without a trace (the start, a game played without --trace) leaves `why` empty. Each side's traced turns
+are read once, and the changes of a trace are indexed by the thing or player they change: a diff of many
+values stays linear in the trace's size.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rulesdsl.game.errors import GameError
+from rulesdsl.game.folder import turn_name
+from rulesdsl.game.names import report_base
+from rulesdsl.review.explain import (
+    Cause,
+    Turn,
+    causes,
+    line_paths,
+    load_turn,
+    normal,
+    said_causes,
+    segments,
+    show,
+    value_at,
+)
+
+if TYPE_CHECKING:  # diff.py calls fill: the types only, not a cycle of imports
+    from rulesdsl.review.diff import FileChange, GameDiff, Hunk, ValueChange
+
+__all__ = ["SHOWN", "fill"]
+
+SHOWN = 4  # causes shown under one line, a side; the rest counted
+
+
+class _Side:
+    """One game of a diff: its traced turns, read when first asked for."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._turns: dict[int, tuple[Turn, dict[str, list[int]]] | None] = {}
+
+    def turn(self, number: int) -> tuple[Turn, dict[str, list[int]]] | None:
+        if number not in self._turns:
+            try:
+                turn = load_turn(self.root, number)
+            except GameError:  # not played, the start, or played without --trace
+                self._turns[number] = None
+            else:
+                self._turns[number] = (turn, _index(turn))
+        return self._turns[number]
+
+    def causes(self, number: int, path: str) -> list[Cause] | None:
+        loaded = self.turn(number)
+        if loaded is None:
+            return None
+        turn, index = loaded
+        try:
+            head = _head(normal(path, turn))
+        except GameError:
+            return []
+        return causes(turn, path, index.get(head, []) + index.get("", []))
+
+    def before(self, number: int, path: str) -> tuple[bool, Any]:
+        loaded = self.turn(number)
+        if loaded is None:
+            return False, None
+        try:
+            return value_at(loaded[0].before, normal(path, loaded[0]))
+        except GameError:
+            return False, None
+
+
+def _head(path: str) -> str:
+    """The thing or player a path is of (`$.Country.MEX`, `$.players[2]`); "" for a path above one."""
+    parts = segments(path)
+    return "/".join(parts[:2]) if len(parts) >= 2 else ""
+
+
+def _index(turn: Turn) -> dict[str, list[int]]:
+    """The changes of a trace by the thing or player they change: a change covers a path only within it."""
+    index: dict[str, list[int]] = {}
+    for i, r in enumerate(turn.records):
+        if r.get("ev") == "change":
+            try:
+                head = _head(r["path"])
+            except GameError:
+                continue
+            index.setdefault(head, []).append(i)
+    return index
+
+
+def _shown(found: list[Cause], other: list[Cause] | None, prefix: str = "") -> list[str]:
+    """The causes of one side not made alike on the other (all of them when the other has no trace)."""
+    alike = {c.key for c in other} if other is not None else set()
+    kept = [c for c in found if c.key not in alike]
+    out = [f"{prefix}{c.text}" for c in kept[:SHOWN]]
+    if len(kept) > SHOWN:
+        out.append(f"{prefix}... and {len(kept) - SHOWN} more change(s)")
+    return out
+
+
+def _alike(n: int, turn: int, before: tuple[tuple[bool, Any], tuple[bool, Any]] | None) -> str:
+    """The line for a value whose changes were all made alike in both games."""
+    if before is not None and before[0][0] and before[1][0] and before[0][1] != before[1][1]:
+        was = f"it was {show(before[0][1])} in the old game and {show(before[1][1])} in the new as turn {turn} began"
+        return f"{'no rule changed it' if n == 0 else f'the same {n} change(s) in both games'}; {was}"
+    return f"the same {n} change(s) in both games" if n else ""
+
+
+def _value(v: ValueChange, old: _Side, new: _Side) -> ValueChange:
+    before, after = old.causes(v.turn, v.path), new.causes(v.turn, v.path)
+    if before is None and after is None:
+        return v
+    why = _shown(before or [], after, "old: ") + _shown(after or [], before, "new: ")
+    if not why and before is not None and after is not None:
+        said = _alike(len(after), v.turn, (old.before(v.turn, v.path), new.before(v.turn, v.path)))
+        why = [said] if said else []
+    return dataclasses.replace(v, why=tuple(why))
+
+
+def _report(side: _Side, f: FileChange) -> tuple[Turn, list[str], dict[str, Any], str] | None:
+    """What a report line's causes are read from: the turn, the report's text and data, and whose it is."""
+    loaded = side.turn(f.turn)
+    if loaded is None:
+        return None
+    turn = loaded[0]
+    account = next((str(p.get("account")) for p in turn.after.get("players", [])
+                    if report_base(str(p.get("account")), str(p.get("name", ""))) == f.name), None)
+    if account is None:
+        return None
+    base = side.root / "turns" / turn_name(f.turn) / "reports" / f.name
+    try:
+        text = base.with_suffix(".txt").read_text(encoding="utf-8").splitlines()
+        data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return turn, text, data if isinstance(data, dict) else {}, account
+
+
+def _line_causes(side: _Side, f: FileChange, read: tuple[Turn, list[str], dict[str, Any], str] | None,
+                 number: int, text: str) -> tuple[list[Cause], list[str]] | None:
+    """The causes of a report's or the news' line, and the state values it shows; None: no trace to read."""
+    loaded = side.turn(f.turn)
+    if loaded is None:
+        return None
+    if f.kind == "news":
+        return said_causes(loaded[0], text.strip(), None), []
+    if f.kind != "report" or read is None:
+        return None
+    turn, lines, data, account = read
+    said = said_causes(turn, text.strip(), account)
+    if said or not text.strip():
+        return said, []
+    paths = line_paths(data, lines, number - 1, turn, account)
+    found: list[Cause] = []
+    for path in paths:
+        for c in side.causes(f.turn, path) or []:
+            # A line showing several values says which one each change made.
+            found.append(c if len(paths) == 1 else Cause(c.key, f"{path}: {c.text}"))
+    return found, paths
+
+
+def _hunk(h: Hunk, f: FileChange, old: _Side, new: _Side, reads: tuple[Any, Any]) -> Hunk:
+    made: dict[int, tuple[list[Cause], list[str]] | None] = {}
+    for k, line in enumerate(h.lines):
+        if line.sign == "-":
+            made[k] = _line_causes(old, f, reads[0], line.old, line.text)
+        elif line.sign == "+":
+            made[k] = _line_causes(new, f, reads[1], line.new, line.text)
+    removed = [c for k, m in made.items() if h.lines[k].sign == "-" and m for c in m[0]]
+    added = [c for k, m in made.items() if h.lines[k].sign == "+" and m for c in m[0]]
+    traced = old.turn(f.turn) is not None and new.turn(f.turn) is not None
+    lines = []
+    for k, line in enumerate(h.lines):
+        m = made.get(k)
+        if m is None:
+            lines.append(line)
+            continue
+        found, paths = m
+        if line.sign == "-":
+            why = _shown(found, added if new.turn(f.turn) is not None else None)
+        else:
+            why = _shown(found, removed if old.turn(f.turn) is not None else None)
+        if not why and traced and (found or paths):
+            befores = [(old.before(f.turn, p), new.before(f.turn, p)) for p in paths]
+            said = next((_alike(len(found), f.turn, b) for b in befores if b[0] != b[1]), "") or \
+                _alike(len(found), f.turn, None)
+            why = [said] if said else []
+        lines.append(dataclasses.replace(line, why=tuple(why)) if why else line)
+    return dataclasses.replace(h, lines=tuple(lines))
+
+
+def fill(diff: GameDiff, old_root: Path, new_root: Path) -> GameDiff:
+    """`diff` (of the games in `old_root` and `new_root`) with the `why` of each changed line filled from their
+    traces, where they have them."""
+    old, new = _Side(old_root), _Side(new_root)
+    files = []
+    for f in diff.files:
+        if old.turn(f.turn) is None and new.turn(f.turn) is None:
+            files.append(f)
+            continue
+        reads = (_report(old, f), _report(new, f)) if f.kind == "report" else (None, None)
+        files.append(dataclasses.replace(f, hunks=tuple(_hunk(h, f, old, new, reads) for h in f.hunks)))
+    diff.files = files
+    diff.values = [_value(v, old, new) for v in diff.values]
+    return diff
