@@ -29,7 +29,7 @@ import wcg_long  # noqa: E402
 from rulesdsl.cli import main as rulesdsl  # noqa: E402
 from rulesdsl.game.folder import GameFolder  # noqa: E402
 from rulesdsl.game.replay import replay  # noqa: E402
-from rulesdsl.review.diff import compare_folders  # noqa: E402
+from rulesdsl.review.diff import compare_folders, compare_rules  # noqa: E402
 
 EXAMPLES = ROOT / "examples" / "covert"
 
@@ -65,6 +65,22 @@ def measure(name: str, game: Path, played: float, runs: int) -> None:
           f"({replayed / turns * 1000:.0f} ms a turn); diff of the two: {compared:.2f} s")
 
 
+def measure_why(game: Path, tmp: Path, runs: int) -> None:
+    rules = ROOT / "rulesets" / "covert.rules"
+    new = tmp / "armed"
+    new.mkdir()
+    for template in (ROOT / "rulesets").glob("covert.report*.j2"):
+        shutil.copy(template, new / template.name)
+    text = rules.read_text(encoding="utf-8")
+    (new / "covert.rules").write_text(text.replace("{ 1: 1, 2: 3, 3: 6", "{ 1: 1, 2: 2, 3: 6"), encoding="utf-8")
+    for trace in (False, True):  # the first run of each compiles its build, once: not timed
+        compare_rules(rules, new / "covert.rules", game, "a", "b", trace=trace)
+    plain = median_s(lambda: compare_rules(rules, new / "covert.rules", game, "a", "b", trace=False), runs)
+    traced = median_s(lambda: compare_rules(rules, new / "covert.rules", game, "a", "b", trace=True), runs)
+    print(f"covert demo, arms_cost changed: diff --game in {plain:.2f} s untraced, {traced:.2f} s traced with "
+          f"each line's provenance ({(traced / plain - 1) * 100:+.0f}%)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--turns", type=int, default=25, help="turns of the WCG long game")
@@ -76,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         demo = covert_demo(Path(tmp))
         measure("covert demo", demo, time.perf_counter() - start, args.runs)
+        measure_why(demo, Path(tmp), max(args.runs, 5))
         start = time.perf_counter()
         with contextlib.redirect_stdout(io.StringIO()):
             game, _ = wcg_long.play(Path(tmp) / "wcg", args.turns, wcg_long.WORLD)

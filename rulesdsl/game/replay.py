@@ -26,6 +26,9 @@ too, except that intake's receipts, which no turn reads, are not attached again)
   its reason; the replay lists each (`Unread`) as a line refused now that was not refused in the original;
 - a game that the ruleset ends earlier stops there: the turns left are listed as not played.
 
+With `trace`, each turn also writes its trace.jsonl, as `rulesdsl turn --trace` does (for `rulesdsl explain`
+and a diff's provenance); nothing else it writes differs.
+
 The new folder's history.yaml ends with a `replay` entry: the folder and the rules replayed, the turns played,
 and the lines no longer read. The folder is built hidden beside the destination and renamed into place when
 whole: a failed replay leaves nothing, and an existing folder is never written over.

@@ -13,8 +13,9 @@ A turn that only one folder holds is listed as such. Everything is sorted, and p
 the game folder under the label the user gave it (the folder or the ruleset as typed): the same folders give
 the same bytes.
 
-Every shown line is a `Line`, whose `why` is empty today: provenance (`rulesdsl turn --trace`) fills it with
-the rule, table row, order and roll that made the line, and the renderers already print it under the line.
+Every shown line is a `Line` (a state value a `ValueChange`) whose `why` is what made it, one cause an item,
+shown under it: review/why.py fills it from the two games' traces (`rulesdsl turn --trace`; the replays of
+compare_rules are traced), and leaves it empty where neither game has one.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ _SKIPPED = ("ruleset",)  # state sections that are not the game's (see the docst
 class Line:
     """One line of a diff: `sign` is " " (in both), "-" (only in the old) or "+" (only in the new); `old` and
     `new` its line numbers (0 where it is not in that file). `why`: the provenance of the line, one item a
-    cause, shown under it; empty until traces are read."""
+    cause, shown under it (review/why.py); empty without traces."""
 
     sign: str
     text: str
