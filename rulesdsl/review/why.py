@@ -170,10 +170,17 @@ def _line_causes(side: _Side, f: FileChange, read: tuple[Turn, list[str], dict[s
     paths = line_paths(data, lines, number - 1, turn, account)
     found: list[Cause] = []
     for path in paths:
+        # A line showing several values, or one it does not name, says which value each change made.
+        named = len(paths) == 1 and _field(path, account).replace("_", " ").lower() in text.lower()
         for c in side.causes(f.turn, path) or []:
-            # A line showing several values says which one each change made.
-            found.append(c if len(paths) == 1 else Cause(c.key, f"{path}: {c.text}"))
+            found.append(c if named else Cause(c.key, f"{path}: {c.text}"))
     return found, paths
+
+
+def _field(path: str, account: str) -> str:
+    """The field a path is of: its last part, or the one before the player's key of a per-key value."""
+    parts = segments(path)
+    return parts[-2] if len(parts) > 1 and parts[-1] == account else parts[-1]
 
 
 def _hunk(h: Hunk, f: FileChange, old: _Side, new: _Side, reads: tuple[Any, Any]) -> Hunk:
