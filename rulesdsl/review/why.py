@@ -9,8 +9,10 @@ line's `why` filled from the turns' traces (trace.jsonl, `rulesdsl turn --trace`
   rule that said it.
 
 A change made alike in both games (the same rule, order, rows and draws: explain.Cause's key) says nothing
-about the difference and is left out, on the other side of the same value or hunk; when that leaves nothing,
-one line says so, and whether the value already differed as the turn began. At most `SHOWN` causes a line.
+about the difference and is left out, on the other side of the same value or hunk. When that leaves nothing:
+where the value already differed as the turn began, one line says so (the difference is an earlier turn's);
+otherwise all the changes are shown, since the same rules read values that differ. At most `SHOWN` causes a
+line, the rest counted.
 
 A turn without a trace (the start, a game played without --trace) leaves `why` empty. Each side's traced turns
 are read once, and the changes of a trace are indexed by the thing or player they change: a diff of many
@@ -115,12 +117,18 @@ def _shown(found: list[Cause], other: list[Cause] | None, prefix: str = "") -> l
     return out
 
 
-def _alike(n: int, turn: int, before: tuple[tuple[bool, Any], tuple[bool, Any]] | None) -> str:
-    """The line for a value whose changes were all made alike in both games."""
-    if before is not None and before[0][0] and before[1][0] and before[0][1] != before[1][1]:
-        was = f"it was {show(before[0][1])} in the old game and {show(before[1][1])} in the new as turn {turn} began"
-        return f"{'no rule changed it' if n == 0 else f'the same {n} change(s) in both games'}; {was}"
-    return f"the same {n} change(s) in both games" if n else ""
+def _alike(n: int, turn: int, before: tuple[tuple[bool, Any], tuple[bool, Any]]) -> str:
+    """The line for a value whose changes were all made alike in both games, from values that differed as the
+    turn began; "" when they did not."""
+    if not (before[0][0] and before[1][0] and before[0][1] != before[1][1]):
+        return ""
+    was = f"it was {show(before[0][1])} in the old game and {show(before[1][1])} in the new as turn {turn} began"
+    return f"{'no rule changed it' if n == 0 else f'the same {n} change(s) in both games'}; {was}"
+
+
+def _own(found: list[Cause], prefix: str = "") -> list[str]:
+    """All the causes of one side: those made alike in both, from the same start, read values that differ."""
+    return _shown(found, None, prefix)
 
 
 def _value(v: ValueChange, old: _Side, new: _Side) -> ValueChange:
@@ -130,7 +138,7 @@ def _value(v: ValueChange, old: _Side, new: _Side) -> ValueChange:
     why = _shown(before or [], after, "old: ") + _shown(after or [], before, "new: ")
     if not why and before is not None and after is not None:
         said = _alike(len(after), v.turn, (old.before(v.turn, v.path), new.before(v.turn, v.path)))
-        why = [said] if said else []
+        why = [said] if said else _own(before, "old: ") + _own(after, "new: ")
     return dataclasses.replace(v, why=tuple(why))
 
 
@@ -206,9 +214,8 @@ def _hunk(h: Hunk, f: FileChange, old: _Side, new: _Side, reads: tuple[Any, Any]
             why = _shown(found, removed if old.turn(f.turn) is not None else None)
         if not why and traced and (found or paths):
             befores = [(old.before(f.turn, p), new.before(f.turn, p)) for p in paths]
-            said = next((_alike(len(found), f.turn, b) for b in befores if b[0] != b[1]), "") or \
-                _alike(len(found), f.turn, None)
-            why = [said] if said else []
+            said = next((_alike(len(found), f.turn, b) for b in befores if b[0] != b[1]), "")
+            why = [said] if said else _own(found)
         lines.append(dataclasses.replace(line, why=tuple(why)) if why else line)
     return dataclasses.replace(h, lines=tuple(lines))
 
