@@ -42,6 +42,17 @@ def test_the_covert_demo_replayed_is_the_same_bytes(covert_demo: Path, tmp_path:
     assert all(any(part in name for part in _GAME_FILES) for name in before)
 
 
+def test_a_traced_replay_adds_the_traces_alone(covert_demo: Path, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "traced"
+    assert main(["replay", str(covert_demo), "-o", str(target), "--trace"]) == 0
+    capsys.readouterr()
+    before, after = _files(covert_demo), _files(target)
+    traces = sorted(name for name in after if name not in before)
+    assert traces == [f"turns/turn-00{n}/trace.jsonl" for n in range(1, 6)]
+    assert [name for name in before if before[name] != after[name]] == []
+
+
 def test_the_nukecards_demo_with_the_gms_actions_replayed_is_the_same_bytes(tmp_path: Path) -> None:
     """Every kind of GM action between turns: an e-mail changed, a position dropped then given to another
     player with a new code, a GM order filed, and a turn rolled back (with an e-mail change made on it,
