@@ -16,7 +16,9 @@ from syrupy.assertion import SnapshotAssertion
 
 from rulesdsl.cli import main
 from rulesdsl.game.replay import replay
+from rulesdsl.review import why
 from rulesdsl.review.diff import compare_folders, compare_rules, diff_lines, text
+from rulesdsl.review.explain import Cause
 from rulesdsl.review.page import page
 from tests.unit.reviewtools import changed_covert
 from tests.unit.rulestools import COVERT, RULESETS
@@ -114,14 +116,32 @@ def test_folders_without_traces_leave_why_empty(covert_demo: Path, tmp_path: Pat
 
 
 def test_one_side_traced_shows_all_its_changes(covert_demo: Path, tmp_path: Path) -> None:
-    """With no trace on the other side nothing can be found alike, so the traced side's changes are all shown."""
-    replay(covert_demo, tmp_path / "armed", changed_covert(tmp_path / "new", *ARMS_ROW), trace=True)
-    assert (tmp_path / "armed" / "turns" / "turn-002" / "trace.jsonl").is_file()
-    assert not (tmp_path / "armed" / "turns" / "turn-000" / "trace.jsonl").exists()
-    diff = compare_folders(covert_demo, tmp_path / "armed", "a", "b")
-    cash = next(v for v in diff.values if v.turn == 3 and v.path == "$.players[0].cash")
-    assert len(cash.why) == 5 and all(w.startswith("new: ") for w in cash.why[:4])
-    assert cash.why[-1] == "new: ... and 2 more change(s)"
+    """With no trace on the other side nothing can be found alike, so the traced side's changes are all shown;
+    a news line says the rule that said it. One more loss at each combat: Central Russia conquers Ukraine a day
+    sooner."""
+    replay(covert_demo, tmp_path / "bloody", changed_covert(tmp_path / "new", "below 1.5: 1", "below 1.5: 2"),
+           trace=True)
+    assert (tmp_path / "bloody" / "turns" / "turn-002" / "trace.jsonl").is_file()
+    assert not (tmp_path / "bloody" / "turns" / "turn-000" / "trace.jsonl").exists()
+    diff = compare_folders(covert_demo, tmp_path / "bloody", "a", "b")
+    news = next(f for f in diff.files if f.turn == 3 and f.kind == "news")
+    added = [line for h in news.hunks for line in h.lines if line.sign != " "]
+    assert [line.text for line in added] == ["  Central Russia conquers Ukraine"]
+    said = "covert.rules:570 (phase combat), phase combat: news; "
+    assert len(added[0].why) == 1 and added[0].why[0].startswith(said)
+    assert "table combat_losses[1] = 2" in added[0].why[0]
+    troops = next(v for v in diff.values if v.turn == 3 and v.path == "$.Country.CAF.troops")
+    assert troops.why == ("new: covert.rules:213 (procedure take_defence_losses), phase combat: 3 -> 1; "
+                          "table combat_losses[1.33] = 2",)
+    # The old game has no trace: its lines say nothing.
+    assert not any(line.why for f in diff.files for h in f.hunks for line in h.lines if line.sign == "-")
+
+
+def test_causes_made_alike_are_left_out_and_past_four_counted() -> None:
+    found = [Cause(("covert.rules:1 (phase p)", str(i)), f"cause {i}") for i in range(7)]
+    assert why._shown(found, [Cause(found[0].key, "cause 0, other values")], "new: ") == [
+        "new: cause 1", "new: cause 2", "new: cause 3", "new: cause 4", "new: ... and 2 more change(s)"]
+    assert why._shown(found[:2], None) == ["cause 0", "cause 1"]
 
 
 def test_an_order_syntax_changed_shows_the_lines_no_longer_read(covert_demo: Path, tmp_path: Path,
