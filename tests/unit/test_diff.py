@@ -17,7 +17,7 @@ from syrupy.assertion import SnapshotAssertion
 from rulesdsl.cli import main
 from rulesdsl.game.replay import replay
 from rulesdsl.review import why
-from rulesdsl.review.diff import compare_folders, compare_rules, diff_lines, text
+from rulesdsl.review.diff import compare_folders, diff_lines
 from rulesdsl.review.explain import Cause
 from rulesdsl.review.page import page
 from tests.unit.reviewtools import changed_covert
@@ -40,7 +40,10 @@ def _changed(out: str, turn: int) -> list[str]:
 
 
 def test_a_changed_table_shows_exactly_the_changed_lines(covert_demo: Path, tmp_path: Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+                                                          capsys: pytest.CaptureFixture[str],
+                                                          text_snapshot: SnapshotAssertion) -> None:
+    """The issue's "done when": exactly the changed lines, each with its provenance from both replays' traces,
+    the table `arms_cost` and its row on each side; a change made alike in both games left out."""
     new = changed_covert(tmp_path / "new", *ARMS_ROW)
     html = tmp_path / "diff.html"
     assert main(["diff", str(COVERT), str(new), "--game", str(covert_demo), "--html", str(html)]) == 1
@@ -54,9 +57,27 @@ def test_a_changed_table_shows_exactly_the_changed_lines(covert_demo: Path, tmp_
     ]
     assert (f"--- {COVERT}: turns/turn-002/reports/20408-spectre.txt\n"
             f"+++ {new}: turns/turn-002/reports/20408-spectre.txt\n@@ -9,7 +9,7 @@\n") in out
+    order = 'order "A,MEX,2" of Spectre (account 20408; line 4 of its orders)'
+    assert ("-  Cash on hand:      $11 million\n"
+            f"#   covert.rules:242 (order arms), {order}: 13 -> 10: what the order cost; table arms_cost[2] = 3\n"
+            "+  Cash on hand:      $12 million\n"
+            f"#   covert.rules:242 (order arms), {order}: 13 -> 11: what the order cost; table arms_cost[2] = 2\n"
+            ) in out
     assert ("state of turn 2 (turns/turn-002/state.yaml):\n"
-            "  $.players[0].cash: 11 -> 12  (20408 Spectre)\n#   old: ") in out
-    assert "\n  $.players[3].cash: 18 -> 19  (9999 Thrush)\n#   old: " in out
+            "  $.players[0].cash: 11 -> 12  (20408 Spectre)\n"
+            f"#   old: covert.rules:242 (order arms), {order}: 13 -> 10: what the order cost; table arms_cost[2] = 3\n"
+            f"#   new: covert.rules:242 (order arms), {order}: 13 -> 11: what the order cost; table arms_cost[2] = 2\n"
+            ) in out
+    # Day 3: Spectre bought nothing, and only the cash day 2 saved differs.
+    assert ("  $.players[0].cash: 10 -> 11  (20408 Spectre)\n#   the same 6 change(s) in both games; "
+            "it was 11 in the old game and 12 in the new as turn 3 began\n") in out
+    # Every changed cash line and state value says why.
+    lines = out.splitlines()
+    shown = [k for k, line in enumerate(lines)
+             if (line[:1] in "+-" and "Cash on hand" in line) or line.startswith("  $.")]
+    assert len(shown) == 16 * 2 + 18 and all(lines[k + 1].startswith("#   ") for k in shown)
+    assert out.replace(str(COVERT), "covert.rules").replace(str(new), "new/covert.rules") == text_snapshot(
+        name="covert-arms-cost-why")
     # Day 5: the million saved each time made Spectre's bribe affordable, and its influence followed.
     assert [line for line in _changed(out, 5) if line.startswith("20408-")] == [
         "20408-spectre.txt -  Cash on hand:      $15 million",
@@ -77,42 +98,7 @@ def test_a_changed_table_shows_exactly_the_changed_lines(covert_demo: Path, tmp_
     for line in _changed(out, 2) + _changed(out, 5):
         assert f"<td>{line.split(' ', 1)[1]}<" in shown
     assert '<a href="#g1-2-report-9999-thrush">9999-thrush</a>' in shown
-
-
-def test_the_changed_lines_say_which_table_row_made_them(covert_demo: Path, tmp_path: Path,
-                                                        text_snapshot: SnapshotAssertion) -> None:
-    """The issue's "done when": each changed line carries its provenance from both replays' traces, the
-    table `arms_cost` and its row on each side; a change made alike in both games is left out."""
-    new = changed_covert(tmp_path / "new", *ARMS_ROW)
-    diff = compare_rules(COVERT, new, covert_demo, "covert.rules", "new/covert.rules")
-    spectre = next(f for f in diff.files if f.turn == 2 and f.name == "20408-spectre")
-    lines = {line.sign: line for line in spectre.hunks[0].lines if line.sign != " "}
-    order = 'order "A,MEX,2" of Spectre (account 20408; line 4 of its orders)'
-    assert lines["-"].why == (f"covert.rules:242 (order arms), {order}: 13 -> 10: what the order cost; "
-                              "table arms_cost[2] = 3",)
-    assert lines["+"].why == (f"covert.rules:242 (order arms), {order}: 13 -> 11: what the order cost; "
-                              "table arms_cost[2] = 2",)
-    cash = next(v for v in diff.values if v.turn == 2 and v.path == "$.players[0].cash")
-    assert [w.split(": ", 1)[0] for w in cash.why] == ["old", "new"]
-    assert cash.why[0].endswith("table arms_cost[2] = 3") and cash.why[1].endswith("table arms_cost[2] = 2")
-    # Day 3: Spectre bought nothing, and only the cash day 2 saved differs.
-    later = next(v for v in diff.values if v.turn == 3 and v.path == "$.players[0].cash")
-    assert later.why == ("the same 6 change(s) in both games; it was 11 in the old game and 12 in the new as turn 3 "
-                         "began",)
-    # Every changed cash line and value says why; the snapshot is the same bytes run after run.
-    changed = [line for f in diff.files for h in f.hunks for line in h.lines if line.sign != " "]
-    assert all(line.why for line in changed if "Cash on hand" in line.text)
-    assert all(v.why for v in diff.values)
-    assert text([diff]) == text_snapshot(name="covert-arms-cost-why")
-    assert '<div class="why">covert.rules:242 (order arms), order &#34;A,MEX,2&#34;' in page([diff], "diff")
-
-
-def test_folders_without_traces_leave_why_empty(covert_demo: Path, tmp_path: Path) -> None:
-    replay(covert_demo, tmp_path / "armed", changed_covert(tmp_path / "new", *ARMS_ROW))
-    diff = compare_folders(covert_demo, tmp_path / "armed", "a", "b")
-    assert diff.values and diff.files
-    assert not any(v.why for v in diff.values)
-    assert not any(line.why for f in diff.files for h in f.hunks for line in h.lines)
+    assert '<div class="why">covert.rules:242 (order arms), order &#34;A,MEX,2&#34;' in shown
 
 
 def test_one_side_traced_shows_all_its_changes(covert_demo: Path, tmp_path: Path) -> None:
@@ -154,6 +140,8 @@ def test_an_order_syntax_changed_shows_the_lines_no_longer_read(covert_demo: Pat
     assert "refused: turn 1, 1001-the-illuminati line 6: no longer read: not an order of this game ('A,FRA,1')\n" in out
     assert "+ORDERS NOT ACCEPTED\n+  line   6  A,FRA,1          not an order of this game\n" in out
     assert out.splitlines()[-1].endswith("; 13 line(s) no longer read")
+    # Folders played without --trace: no line says why, and nothing fails for it.
+    assert "\n#" not in out
 
 
 def test_identical_games_exit_0_with_the_summary_alone(covert_demo: Path, tmp_path: Path,
