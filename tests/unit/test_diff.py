@@ -1,4 +1,5 @@
-"""`rulesdsl diff`: a Covert table changed shows exactly the report lines it changes and exits 1; an order
+"""`rulesdsl diff`: a Covert table changed shows exactly the report lines it changes, each with what made it on
+each side (the table and its row), and exits 1; a news line says its rule; an untraced side says nothing; an order
 syntax changed shows the lines no longer read; identical games exit 0 with the summary alone; the HTML page
 escapes what it shows; the golden workflow against a git revision; the hunks are diff -u's."""
 
