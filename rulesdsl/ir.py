@@ -29,6 +29,18 @@ class Node:
             yield from _nodes_in(getattr(self, name))
 
 
+def values(node: object) -> Iterator[object]:
+    """Every IR node and value under `node` (tuples, lists and dataclass fields, spans included), itself first."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        yield x
+        if isinstance(x, (tuple, list)):
+            stack.extend(x)
+        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
+            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
+
+
 def walk(root: Node | tuple[Any, ...] | list[Any]) -> Iterator[Node]:
     """`root` and every node inside it, parents before children, in the order they were written."""
     stack: list[Node] = list(reversed(list(_nodes_in(root))))

@@ -1576,23 +1576,11 @@ def _streams(program: ir.Program) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Each stream the rules draw from and the chance builtins that draw from it, both sorted: the names a
     scenario's forced draws may give (runtime/draws.py)."""
     found: dict[str, set[str]] = {}
-    for n in _nodes(program):
+    for n in ir.values(program):
         if isinstance(n, ir.Builtin) and n.func in CHANCE:
             stream = n.extra[1] if n.func == "draw" else n.extra
             found.setdefault(str(stream), set()).add(n.func)
     return tuple((name, tuple(sorted(found[name]))) for name in sorted(found))
-
-
-def _nodes(node: object) -> Iterator[object]:
-    """Every IR node and value under `node`, itself included."""
-    stack = [node]
-    while stack:
-        x = stack.pop()
-        yield x
-        if isinstance(x, (tuple, list)):
-            stack.extend(x)
-        elif dataclasses.is_dataclass(x) and not isinstance(x, type):
-            stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
 
 
 def _unchangeable(ty: T.Ty, decimal: bool = True) -> bool:
@@ -1615,10 +1603,10 @@ def _remembered(program: ir.Program) -> set[str]:
     report calls it with a player of its own, so no value it remembers would be asked for again, and
     remembering would only cost."""
     functions = program.functions
-    calls = {f.name: {n.func for n in _nodes(f.body) if isinstance(n, ir.CallFn)} for f in functions}
+    calls = {f.name: {n.func for n in ir.values(f.body) if isinstance(n, ir.CallFn)} for f in functions}
     roots = [e for _, e in program.report.fields] if program.report is not None else []
     roots += [e for v in program.victories for e in (v.when, v.warn) if e is not None]
-    reached = {n.func for n in _nodes(roots) if isinstance(n, ir.CallFn)}
+    reached = {n.func for n in ir.values(roots) if isinstance(n, ir.CallFn)}
     todo = list(reached)
     while todo:
         for name in calls.get(todo.pop(), set()) - reached:
@@ -1626,22 +1614,22 @@ def _remembered(program: ir.Program) -> set[str]:
             todo.append(name)
     chancy = _chancy(program)
     sites: dict[str, list[ir.CallFn]] = {}
-    for n in _nodes([roots, [f.body for f in functions if f.name in reached]]):
+    for n in ir.values([roots, [f.body for f in functions if f.name in reached]]):
         if isinstance(n, ir.CallFn):
             sites.setdefault(n.func, []).append(n)
     own = {name for name, found in sites.items()
            if len(found) == 1 and any(isinstance(a, ir.Special) and a.name == "me" for a in found[0].args)}
     return {f.name for f in functions
             if f.name in reached and f.name not in chancy and f.name not in own
-            and any(isinstance(n, ir.Agg) for n in _nodes(f.body))
+            and any(isinstance(n, ir.Agg) for n in ir.values(f.body))
             and all(_unchangeable(ty, decimal=False) for _, ty in f.params) and _unchangeable(f.result)}
 
 
 def _chancy(program: ir.Program) -> set[str]:
     """The functions that draw a chance, or call one that does: each call may return something new."""
-    calls = {f.name: {n.func for n in _nodes(f.body) if isinstance(n, ir.CallFn)} for f in program.functions}
+    calls = {f.name: {n.func for n in ir.values(f.body) if isinstance(n, ir.CallFn)} for f in program.functions}
     chancy = {f.name for f in program.functions
-              if any(isinstance(n, ir.Builtin) and n.func in _CHANCE for n in _nodes(f.body))}
+              if any(isinstance(n, ir.Builtin) and n.func in _CHANCE for n in ir.values(f.body))}
     grew = True
     while grew:
         more = {name for name, called in calls.items() if called & chancy} - chancy

@@ -9,14 +9,29 @@ recorder (rulesdsl/review/trace.py) reads the new value itself, and knows from t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from rulesdsl import ir
 from rulesdsl import types as T
 from rulesdsl.codegen import names
 
 if TYPE_CHECKING:
-    from rulesdsl.codegen.emit import Emitter
+
+    from rulesdsl.codegen.writer import Writer
+
+
+class Emitter(Protocol):
+    """What the traced build reads of codegen/emit.py's Emitter, which calls it (named here, not imported, so
+    that the two modules do not import each other)."""
+
+    p: ir.Program
+    w: Writer
+    secret_fns: set[str]
+    ratio_tables: set[str]
+
+    def ex(self, e: ir.Expr) -> str: ...
+    def rt(self, name: str) -> str: ...
+    def stored(self, value: ir.Expr, target: T.Ty) -> str: ...
 
 # The chance builtins whose draws are recorded, and how each names the value its draw depends on (the record's
 # `odds`): the percent of `chance`, the sides of `roll`, the items of `pick` and `shuffle`. `draw` records its
@@ -33,10 +48,8 @@ def at(em: Emitter, line: int) -> str:
 def secret_functions(program: ir.Program) -> set[str]:
     """The functions whose value reads a secret parameter or a secret table, directly or through calls: a
     draw whose odds go through one has odds a player may not see."""
-    from rulesdsl.codegen.emit import _nodes
-
     secret = {p.name for p in program.params if p.secret}
-    bodies = {f.name: list(_nodes(f.body)) for f in program.functions}
+    bodies = {f.name: list(ir.values(f.body)) for f in program.functions}
     found: set[str] = set()
     changed = True
     while changed:
@@ -54,10 +67,8 @@ def _reads_secret(n: object, params: set[str], tables: dict[str, tuple[str, ...]
 
 
 def odds_secret(em: Emitter, e: ir.Builtin) -> bool:
-    from rulesdsl.codegen.emit import _nodes
-
     params = {p.name for p in em.p.params if p.secret}
-    return any(_reads_secret(n, params, em.p.secret_tables, em.secret_fns) for n in _nodes(e.args))
+    return any(_reads_secret(n, params, em.p.secret_tables, em.secret_fns) for n in ir.values(e.args))
 
 
 def draw(em: Emitter, e: ir.Builtin, emit: str) -> str:

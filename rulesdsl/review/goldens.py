@@ -24,7 +24,8 @@ from rulesdsl.game.errors import GameError
 from rulesdsl.game.folder import GameFolder
 from rulesdsl.game.progress import NULL, Progress
 from rulesdsl.game.store import gm_order
-from rulesdsl.review.diff import GameDiff, compare_folders
+from rulesdsl.review.changes import GameDiff
+from rulesdsl.review.diff import compare_folders
 
 __all__ = ["GOLDEN", "compare_goldens", "repo_root", "scenarios"]
 

@@ -14,7 +14,8 @@ import re
 from markupsafe import escape
 
 from rulesdsl.game.folder import turn_name
-from rulesdsl.review.diff import FileChange, GameDiff, Line, ValueChange, summary
+from rulesdsl.review.changes import FileChange, GameDiff, Line, ValueChange
+from rulesdsl.review.diff import summary
 from rulesdsl.runtime.html import STYLE
 
 __all__ = ["page"]

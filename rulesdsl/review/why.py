@@ -24,11 +24,12 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.folder import turn_name
 from rulesdsl.game.names import report_base
+from rulesdsl.review.changes import FileChange, GameDiff, Hunk, ValueChange
 from rulesdsl.review.explain import (
     Cause,
     Turn,
@@ -41,9 +42,6 @@ from rulesdsl.review.explain import (
     show,
     value_at,
 )
-
-if TYPE_CHECKING:  # diff.py calls fill: the types only, not a cycle of imports
-    from rulesdsl.review.diff import FileChange, GameDiff, Hunk, ValueChange
 
 __all__ = ["SHOWN", "fill"]
 
