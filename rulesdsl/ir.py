@@ -726,6 +726,8 @@ class Program:
     # The tables players may not read, each with the secret parameters it would show (checker/secrets.py):
     # bounds or chances a secret parameter sets, or values that read one. Phase 3 fills it.
     secret_tables: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The functions whose value would show a secret parameter or table, through calls too (checker/secrets.py).
+    secret_functions: frozenset[str] = frozenset()
     # `simulation { ... }`: None when the ruleset has none. Not among `nodes()`: no turn runs it, so the passes
     # over what turns run (lookups that stop a turn, secrets shown, indexes) have nothing to say of it.
     simulation: Simulation | None = None

@@ -32,6 +32,7 @@ def check(c: Checking) -> None:
     """E0307 for every report field and every text that would show a secret parameter."""
     secrets = _Secrets(c.env, c.program)
     c.program.secret_tables = _secret_tables(secrets, c.program)
+    c.program.secret_functions = _secret_functions(secrets, c.program)
     for root, chance in _bodies(c.program):
         secrets.expr(root, chance)
     if c.program.report is not None:
@@ -61,6 +62,21 @@ def _secret_tables(secrets: _Secrets, p: ir.Program) -> dict[str, tuple[str, ...
         read[t.name] = {x.table for x in ir.walk(values) if isinstance(x, ir.TableGet)}
     _close(shown, read)  # a table whose values read a secret table's shows its secrets too, however far
     return {name: tuple(sorted(s)) for name, s in shown.items() if s}
+
+
+def _secret_functions(secrets: _Secrets, p: ir.Program) -> frozenset[str]:
+    """The functions whose value would show a secret: it reads a secret parameter, or a secret table (bounds,
+    chances or values), directly or through the functions it calls. A traced turn keeps their draws' odds and
+    table rows from players (codegen/traced.py)."""
+    shown: dict[str, set[str]] = {}
+    calls: dict[str, set[str]] = {}
+    for f in p.functions:
+        nodes = list(ir.walk(f.body))
+        tables = {x.table for x in nodes if isinstance(x, ir.TableGet)}
+        shown[f.name] = set(secrets.reads.get(f.name, ())) | {s for t in tables for s in p.secret_tables.get(t, ())}
+        calls[f.name] = {x.func for x in nodes if isinstance(x, ir.CallFn)}
+    _close(shown, calls)
+    return frozenset(name for name, s in shown.items() if s)
 
 
 def _close(sets: dict[str, set[str]], edges: dict[str, set[str]]) -> None:

@@ -87,7 +87,7 @@ class Emitter:
         # The traced build (codegen/traced.py): the same rules, each change of state, table read and draw told
         # to `g.trace`. False writes the normal module, which no part of the traced build touches.
         self.trace = trace
-        self.secret_fns = traced.secret_functions(program) if trace else set()
+        self.secret_fns = program.secret_functions if trace else frozenset()
         # While a phase's own statements are written (not a loop's body, not a branch's): a loop there starts a
         # step of the trace each round.
         self.phase_top = False

@@ -26,7 +26,7 @@ class Emitter(Protocol):
 
     p: ir.Program
     w: Writer
-    secret_fns: set[str]
+    secret_fns: frozenset[str]
     ratio_tables: set[str]
 
     def ex(self, e: ir.Expr) -> str: ...
@@ -45,23 +45,7 @@ def at(em: Emitter, line: int) -> str:
     return repr((em.w.file, line, rule))
 
 
-def secret_functions(program: ir.Program) -> set[str]:
-    """The functions whose value reads a secret parameter or a secret table, directly or through calls: a
-    draw whose odds go through one has odds a player may not see."""
-    secret = {p.name for p in program.params if p.secret}
-    bodies = {f.name: list(ir.values(f.body)) for f in program.functions}
-    found: set[str] = set()
-    changed = True
-    while changed:
-        changed = False
-        for name, nodes in bodies.items():
-            if name not in found and any(_reads_secret(n, secret, program.secret_tables, found) for n in nodes):
-                found.add(name)
-                changed = True
-    return found
-
-
-def _reads_secret(n: object, params: set[str], tables: dict[str, tuple[str, ...]], fns: set[str]) -> bool:
+def _reads_secret(n: object, params: set[str], tables: dict[str, tuple[str, ...]], fns: frozenset[str]) -> bool:
     return ((isinstance(n, ir.ParamRef) and n.name in params) or (isinstance(n, ir.TableGet) and n.table in tables)
             or (isinstance(n, ir.CallFn) and n.func in fns))
 

@@ -74,3 +74,24 @@ def test_secret_parameters_are_absent_from_report_data(tmp_path: Path) -> None:
         for key, value in params.items():
             assert key not in text, name
             assert str(value) not in text, name
+
+
+def test_the_checker_names_the_functions_that_would_show_a_secret(tmp_path: Path) -> None:
+    from tests.unit.rulestools import BASE as SMALL
+    from tests.unit.rulestools import check_text
+
+    text = SMALL + '''secret param edge: int = 3
+table odds(x: int) -> int { 1: edge }
+define direct() = edge
+define through_table(n: int) = odds[n]
+define through_call() = direct() + 1
+define plain(n: int) = n + 1
+phase use {
+  for each p in players {
+    p.moves += direct() + through_table(1) + through_call() + plain(2)
+  }
+}
+'''
+    checked = check_text(tmp_path, text)
+    assert checked.ok and checked.program is not None
+    assert checked.program.secret_functions == {"direct", "through_table", "through_call"}
