@@ -27,7 +27,8 @@ from rulesdsl.game.store import gm_order
 from rulesdsl.review.changes import GameDiff
 from rulesdsl.review.diff import compare_folders
 
-__all__ = ["GOLDEN", "compare_goldens", "repo_root", "scenarios"]
+__all__ = ["GOLDEN", "compare_goldens", "file_gm", "gm_files", "mail_files", "repo_root", "rules_file", "scenarios",
+           "turn_dirs"]
 
 GOLDEN = Path("tests") / "golden"
 RULESETS = "rulesets"
@@ -77,10 +78,31 @@ def export(root: Path, rev: str, into: Path) -> Path:
     return into / RULESETS
 
 
-def _turns(scenario: Path) -> list[Path]:
+def turn_dirs(scenario: Path) -> list[Path]:
+    """A golden scenario's turn-N folders, in turn order."""
     turns = [p for p in scenario.iterdir() if p.is_dir() and p.name.startswith("turn-")
              and p.name.split("-", 1)[1].isdigit()]
     return sorted(turns, key=lambda p: int(p.name.split("-", 1)[1]))
+
+
+def gm_files(turn_dir: Path) -> list[Path]:
+    """A turn folder's GM orders: `gm-world.txt` (world orders, for no position) and `gm-ACCOUNT.txt` (a
+    position's), one order a line, no header."""
+    return sorted(turn_dir.glob("gm-*.txt"))
+
+
+def file_gm(game: Path, path: Path) -> None:
+    """Files one of gm_files as `rulesdsl gm GAMEDIR order` does, for the game's next turn; GameError if the
+    game refuses it."""
+    who = path.stem.split("-", 1)[1]
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    gm_order(game, None if who == "world" else who, lines)
+
+
+def mail_files(turn_dir: Path) -> list[Path]:
+    """A turn folder's players' mail, in the order of their names (the order they are received in)."""
+    gm = set(gm_files(turn_dir))
+    return [path for path in sorted(turn_dir.glob("*.txt")) if path not in gm]
 
 
 def play(rules: Path, scenario: Path, game: Path, trace: bool = True) -> list[str]:
@@ -91,17 +113,13 @@ def play(rules: Path, scenario: Path, game: Path, trace: bool = True) -> list[st
     try:
         folder = GameFolder.create(rules, game, scenario / "scenario.yaml", None)
         notes = []
-        for turn_dir in _turns(scenario):
-            gm_files = sorted(turn_dir.glob("gm-*.txt"))
-            for path in gm_files:
-                who = path.stem.split("-", 1)[1]
-                lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        for turn_dir in turn_dirs(scenario):
+            for path in gm_files(turn_dir):
                 try:
-                    gm_order(game, None if who == "world" else who, lines)
+                    file_gm(game, path)
                 except GameError as e:
                     notes.append(f"{turn_dir.name}/{path.name}: not filed: {e}")
-            mail = [path for path in sorted(turn_dir.glob("*.txt")) if path not in gm_files]
-            if folder.process_turn(mail, force=True, trace=trace).game_over:
+            if folder.process_turn(mail_files(turn_dir), force=True, trace=trace).game_over:
                 break
         return notes
     except CompileError as e:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulesdsl.game.folder import GameFolder
-from rulesdsl.game.store import gm_order
+from rulesdsl.review import goldens
 
 GOLDEN = Path(__file__).resolve().parent
 ROOT = GOLDEN.parent.parent
@@ -24,14 +24,12 @@ class Scenario:
         return f"{self.ruleset}-{self.name}"
 
     def turn_dirs(self) -> list[Path]:
-        turns = [p for p in self.folder.iterdir() if p.is_dir() and p.name.startswith("turn-")]
-        return sorted(turns, key=lambda p: int(p.name.split("-", 1)[1]))
+        return goldens.turn_dirs(self.folder)
 
 
 def rules_file(ruleset: str) -> Path:
     """A shipped ruleset's file, or a shipped variant's (rulesets/variants/)."""
-    path = ROOT / "rulesets" / f"{ruleset}.rules"
-    return path if path.is_file() else ROOT / "rulesets" / "variants" / f"{ruleset}.rules"
+    return goldens.rules_file(ROOT / "rulesets", ruleset)
 
 
 def scenarios(ruleset: str) -> list[Scenario]:
@@ -56,16 +54,12 @@ def play(s: Scenario, game_dir: Path) -> Iterator[tuple[int, str, str]]:
     rules = rules_file(s.ruleset)
     folder = GameFolder.create(rules, game_dir, s.folder / "scenario.yaml", None)
     for turn_dir in s.turn_dirs():
-        # The GM's orders of a turn, filed as `rulesdsl gm GAMEDIR order` does before the turn runs: `gm-world.txt`
-        # holds world orders (for no position), `gm-ACCOUNT.txt` a position's; one order a line, no header.
-        gm_files = sorted(turn_dir.glob("gm-*.txt"))
-        for path in gm_files:
-            who = path.stem.split("-", 1)[1]
-            lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-            gm_order(game_dir, None if who == "world" else who, lines)
-        mail = [path for path in sorted(turn_dir.glob("*.txt")) if path not in gm_files]
+        # The GM's orders of a turn are filed before the turn runs, as `rulesdsl gm GAMEDIR order` files them
+        # (review/goldens.py, which `rulesdsl diff --goldens` plays them with: one way to play a scenario).
+        for path in goldens.gm_files(turn_dir):
+            goldens.file_gm(game_dir, path)
         # A scenario may mail a player's same orders two turns running, as a GM would with --force.
-        result = folder.process_turn(mail, force=True)
+        result = folder.process_turn(goldens.mail_files(turn_dir), force=True)
         for _, path in result.reports:
             yield result.turn, path.stem, path.read_text(encoding="utf-8")
         assert result.news is not None
