@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import types
 from bisect import bisect_right
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, SupportsIndex
@@ -154,7 +155,7 @@ class _List(list[Any]):
             self._shown_reads.paths.append(path)
         return value
 
-    def __getitem__(self, i: SupportsIndex | slice) -> Any:  # type: ignore[override]
+    def __getitem__(self, i: SupportsIndex | slice) -> Any:
         if isinstance(i, slice):
             return _List._of(list.__getitem__(self, i), self._shown_paths[i], self._shown_reads)
         return self._out(i.__index__(), list.__getitem__(self, i))
@@ -187,7 +188,7 @@ class _List(list[Any]):
     def _paths_of(self, other: Any) -> list[str | None]:
         return other._shown_paths if isinstance(other, _List) else [None] * len(other)
 
-    def __add__(self, other: Any) -> Any:  # type: ignore[override]
+    def __add__(self, other: Any) -> Any:
         if not isinstance(other, list):
             return NotImplemented
         return _List._of(list.__add__(self, other), self._shown_paths + self._paths_of(other), self._shown_reads)
@@ -239,6 +240,10 @@ def _recording(template: jinja2.Template, tops: dict[str, Any], reads: _Reads) -
 
     overlay = env.overlay()
     overlay.undefined = undefined  # type: ignore[assignment]
+    overlay.filters = dict(env.filters)
+    for name in _REORDERING:
+        if name in overlay.filters:
+            overlay.filters[name] = _reordering(overlay.filters[name], reads)
 
     def rebound(f: Callable[..., Any]) -> Callable[..., Any]:
         # The compiled functions take the environment as a default argument: the same code, bound to the copy.
@@ -254,6 +259,38 @@ def _recording(template: jinja2.Template, tops: dict[str, Any], reads: _Reads) -
     twin.root_render_func = rebound(template.root_render_func)
     twin.blocks = {name: rebound(f) for name, f in template.blocks.items()}
     return twin
+
+
+# Filters that read a whole list at once and give back its items in a new plain list: every item's leaves
+# (or sort keys) would be noted before the first line, and none on the line that prints each.
+_REORDERING = ("sort", "list")
+
+
+def _reordering(f: Callable[..., Any], reads: _Reads) -> Callable[..., Any]:
+    """`f` (a filter in _REORDERING) made to forget what it reads, and to give a proxy back whose items keep
+    their paths, so each row notes its own when the template reaches it. A sort key decides where a row goes,
+    not what it shows."""
+    env_first = getattr(f, "jinja_pass_arg", None) is not None
+
+    def reorder(*args: Any, **kwargs: Any) -> Any:
+        value = args[1] if env_first else args[0]
+        if not isinstance(value, _List):
+            return f(*args, **kwargs)
+        before = len(reads.paths)
+        out = f(*args, **kwargs)
+        # Each item back to its index: by identity, in order among the identical (sorted is stable).
+        where: dict[int, deque[int]] = {}
+        for i, v in enumerate(list.__iter__(value)):
+            where.setdefault(id(v), deque()).append(i)
+        try:
+            paths = [value._shown_paths[where[id(v)].popleft()] for v in out]
+        except (KeyError, IndexError):
+            return out  # not the list's own items: what it read stays noted
+        del reads.paths[before:]
+        return _List._of(list(out), paths, reads)
+
+    reorder.jinja_pass_arg = getattr(f, "jinja_pass_arg", None)  # type: ignore[attr-defined]
+    return reorder
 
 
 def line_sources(template: jinja2.Template, data: dict[str, Any]) -> Shown | None:
