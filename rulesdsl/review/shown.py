@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, SupportsIndex
 
 import jinja2
+from jinja2.runtime import LoopContext, missing
 
 __all__ = ["Shown", "line_sources"]
 
@@ -246,10 +247,12 @@ def _recording(template: jinja2.Template, tops: dict[str, Any], reads: _Reads) -
             overlay.filters[name] = _reordering(overlay.filters[name], reads)
 
     def rebound(f: Callable[..., Any]) -> Callable[..., Any]:
-        # The compiled functions take the environment as a default argument: the same code, bound to the copy.
+        # The compiled functions take the environment as a default argument: the same code, bound to the copy,
+        # its loops run by _looping's LoopContext.
         assert isinstance(f, types.FunctionType)
         defaults = tuple(overlay if d is env else d for d in f.__defaults__ or ())
-        g = types.FunctionType(f.__code__, f.__globals__, f.__name__, defaults, f.__closure__)
+        names = dict(f.__globals__, LoopContext=_looping(reads))
+        g = types.FunctionType(f.__code__, names, f.__name__, defaults, f.__closure__)
         g.__kwdefaults__ = f.__kwdefaults__
         return g
 
@@ -261,9 +264,34 @@ def _recording(template: jinja2.Template, tops: dict[str, Any], reads: _Reads) -
     return twin
 
 
+def _looping(reads: _Reads) -> type[LoopContext]:
+    """Jinja's LoopContext, but what it reads ahead (`loop.last` and `loop.nextitem` take the next item early)
+    is noted when the loop reaches that item, on its own line, not on the line that asked."""
+
+    class Loop(LoopContext):
+        _ahead: list[str] = []
+
+        def _peek_next(self) -> Any:
+            if self._after is not missing:
+                return self._after
+            before = len(reads.paths)
+            self._after = next(self._iterator, missing)
+            self._ahead = reads.paths[before:]
+            del reads.paths[before:]
+            return self._after
+
+        def __next__(self) -> tuple[Any, LoopContext]:
+            if self._after is not missing:
+                reads.paths += self._ahead
+                self._ahead = []
+            return super().__next__()
+
+    return Loop
+
+
 # Filters that read a whole list at once and give back its items in a new plain list: every item's leaves
 # (or sort keys) would be noted before the first line, and none on the line that prints each.
-_REORDERING = ("sort", "list")
+_REORDERING = ("sort", "list", "dictsort")
 
 
 def _reordering(f: Callable[..., Any], reads: _Reads) -> Callable[..., Any]:
@@ -274,6 +302,12 @@ def _reordering(f: Callable[..., Any], reads: _Reads) -> Callable[..., Any]:
 
     def reorder(*args: Any, **kwargs: Any) -> Any:
         value = args[1] if env_first else args[0]
+        if isinstance(value, _Dict):
+            # dictsort: (key, value) pairs; a pair notes its value's path when reached, as items() does.
+            before = len(reads.paths)
+            pairs = f(*args, **kwargs)
+            del reads.paths[before:]
+            return _List._of(pairs, [f"{value._shown_path}.{k}" if _is_leaf(v) else None for k, v in pairs], reads)
         if not isinstance(value, _List):
             return f(*args, **kwargs)
         before = len(reads.paths)
