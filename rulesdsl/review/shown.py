@@ -244,7 +244,7 @@ def _recording(template: jinja2.Template, tops: dict[str, Any], reads: _Reads) -
     overlay.filters = dict(env.filters)
     for name in _REORDERING:
         if name in overlay.filters:
-            overlay.filters[name] = _reordering(overlay.filters[name], reads)
+            overlay.filters[name] = _reordering(overlay.filters[name], name == "dictsort", reads)
 
     def rebound(f: Callable[..., Any]) -> Callable[..., Any]:
         # The compiled functions take the environment as a default argument: the same code, bound to the copy,
@@ -294,7 +294,7 @@ def _looping(reads: _Reads) -> type[LoopContext]:
 _REORDERING = ("sort", "list", "dictsort")
 
 
-def _reordering(f: Callable[..., Any], reads: _Reads) -> Callable[..., Any]:
+def _reordering(f: Callable[..., Any], pairs: bool, reads: _Reads) -> Callable[..., Any]:
     """`f` (a filter in _REORDERING) made to forget what it reads, and to give a proxy back whose items keep
     their paths, so each row notes its own when the template reaches it. A sort key decides where a row goes,
     not what it shows."""
@@ -302,12 +302,12 @@ def _reordering(f: Callable[..., Any], reads: _Reads) -> Callable[..., Any]:
 
     def reorder(*args: Any, **kwargs: Any) -> Any:
         value = args[1] if env_first else args[0]
-        if isinstance(value, _Dict):
-            # dictsort: (key, value) pairs; a pair notes its value's path when reached, as items() does.
+        if pairs and isinstance(value, _Dict):
+            # dictsort's (key, value) pairs: each notes its value's path when reached, as items() does.
             before = len(reads.paths)
-            pairs = f(*args, **kwargs)
+            out = f(*args, **kwargs)
             del reads.paths[before:]
-            return _List._of(pairs, [f"{value._shown_path}.{k}" if _is_leaf(v) else None for k, v in pairs], reads)
+            return _List._of(out, [f"{value._shown_path}.{k}" if _is_leaf(v) else None for k, v in out], reads)
         if not isinstance(value, _List):
             return f(*args, **kwargs)
         before = len(reads.paths)
@@ -330,7 +330,8 @@ def _reordering(f: Callable[..., Any], reads: _Reads) -> Callable[..., Any]:
 def line_sources(template: jinja2.Template, data: dict[str, Any]) -> Shown | None:
     """The report text `template` makes of `data` (a report as a game folder stores it), and for each of its
     lines the data paths it shows; None if the recording render fails or makes another text than the plain
-    one (never for the shipped templates: a caller then falls back to its own means)."""
+    one (never for the shipped templates: a caller then falls back to its own means). A template that fails
+    on the plain data raises as runtime.report.render would."""
     plain = normalise(template.render(**data))
     reads = _Reads()
     shared = template.globals

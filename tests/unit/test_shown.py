@@ -166,6 +166,9 @@ CASES: list[tuple[str, list[tuple[str, ...]]]] = [
     ("{% for g in xs|groupby('n') %}{{ g.grouper }}: {{ g.list|map(attribute='v')|join }}\n{% endfor %}",
      [("$.xs[0].n", "$.xs[1].n", "$.xs[1].v"), ("$.xs[0].v",)]),
     ("{% for k, v in d|dictsort %}{{ k }}={{ v }}\n{% endfor %}", [("$.d.j",), ("$.d.k",)]),
+    ("{% for k, v in d|dictsort(reverse=true) %}{{ v }}\n{% endfor %}", [("$.d.k",), ("$.d.j",)]),
+    # A record's keys are no leaves of it: listed or sorted, they show nothing.
+    ("{{ d|list|join(',') }} {{ d|sort|join(',') }} {{ d|first }}", [()]),
     ("{% for k, v in d.items() %}{{ k }}={{ v }}\n{% endfor %}", [("$.d.k",), ("$.d.j",)]),
     ("{% for v in d.values() %}{{ v }}\n{% endfor %}", [("$.d.k",), ("$.d.j",)]),
     ("{% for k, v in d|items %}{{ v }}\n{% endfor %}", [("$.d.k",), ("$.d.j",)]),
