@@ -245,6 +245,9 @@ def _recording(template: jinja2.Template, tops: dict[str, Any], reads: _Reads) -
     for name in _REORDERING:
         if name in overlay.filters:
             overlay.filters[name] = _reordering(overlay.filters[name], name == "dictsort", reads)
+    for name in _WHOLE:
+        if name in overlay.filters:
+            overlay.filters[name] = _whole(overlay.filters[name])
 
     def rebound(f: Callable[..., Any]) -> Callable[..., Any]:
         # The compiled functions take the environment as a default argument: the same code, bound to the copy,
@@ -325,6 +328,28 @@ def _reordering(f: Callable[..., Any], pairs: bool, reads: _Reads) -> Callable[.
 
     reorder.jinja_pass_arg = getattr(f, "jinja_pass_arg", None)  # type: ignore[attr-defined]
     return reorder
+
+
+# Filters that show a value whole, and tell a proxy from the plain value by its type: pprint lays out a
+# dict by dict's own repr only, sorted. They are given the plain value, all of its leaves noted.
+_WHOLE = ("pprint",)
+
+
+def _plain(value: Any) -> Any:
+    """The data under a proxy as it is stored, each of its leaves noted."""
+    if isinstance(value, _Dict):
+        return {k: _plain(v) if not _is_leaf(v) else value._out(k, v) for k, v in dict.items(value)}
+    if isinstance(value, _List):
+        return [_plain(v) if not _is_leaf(v) else value._out(i, v) for i, v in enumerate(list.__iter__(value))]
+    return value
+
+
+def _whole(f: Callable[..., Any]) -> Callable[..., Any]:
+    def whole(*args: Any, **kwargs: Any) -> Any:
+        return f(*map(_plain, args), **kwargs)
+
+    whole.jinja_pass_arg = getattr(f, "jinja_pass_arg", None)  # type: ignore[attr-defined]
+    return whole
 
 
 def line_sources(template: jinja2.Template, data: dict[str, Any]) -> Shown | None:

@@ -178,6 +178,8 @@ CASES: list[tuple[str, list[tuple[str, ...]]]] = [
     ("{{ 'y' in ws }}\n{{ 'q' in ws }}", [("$.ws[0]", "$.ws[1]"), ("$.ws[0]", "$.ws[1]", "$.ws[2]")]),
     ("{{ d|tojson }}\n{{ ws|tojson }}", [("$.d.k", "$.d.j"), ("$.ws[0]", "$.ws[1]", "$.ws[2]")]),
     ("{{ xs|tojson }}", [("$.xs[0].n", "$.xs[0].v", "$.xs[1].n", "$.xs[1].v")]),
+    ("{{ xs|pprint }}", [("$.xs[0].n", "$.xs[0].v", "$.xs[1].n", "$.xs[1].v")]),
+    ("{{ d|pprint }}", [("$.d.k", "$.d.j")]),
     ("{{ ws|string }}\n{{ d }}", [("$.ws[0]", "$.ws[1]", "$.ws[2]"), ("$.d.k", "$.d.j")]),
     ("{{ (xs|max(attribute='v')).n }}", [("$.xs[0].v", "$.xs[1].v", "$.xs[0].n")]),
     ("{% for w in (ws + ['z'])[1:] %}{{ w }}\n{% endfor %}", [("$.ws[1]",), ("$.ws[2]",), ()]),
