@@ -147,6 +147,7 @@ DATA: dict[str, Any] = {
     "cash": 5,
     "flag": True,
     "nil": None,
+    "long": "aaa bbb ccc",
 }
 
 CASES: list[tuple[str, list[tuple[str, ...]]]] = [
@@ -189,6 +190,8 @@ CASES: list[tuple[str, list[tuple[str, ...]]]] = [
     ("{% for w in ws %}{{ loop.index }} {{ w }}{{ '.' if loop.last }}\n{% endfor %}",
      [("$.ws[0]",), ("$.ws[1]",), ("$.ws[2]",)]),
     ("{% for w in ws if w != 'y' %}{{ w }}\n{% endfor %}", [("$.ws[0]",), ("$.ws[1]", "$.ws[2]")]),
+    # A value over several lines (Warlord's letters) shows on each of them.
+    ("head\n  {{ long|wordwrap(4, wrapstring='\\n    ') }}\nfoot", [(), ("$.long",), ("$.long",), ("$.long",), ()]),
     # Top-level leaves are noted where they are used, not when the render starts.
     ("head\n{% if flag %}Cash {{ cash }}\n{% endif %}{{ nil is none }}", [(), ("$.flag", "$.cash"), ("$.nil",)]),
     ("{% set total = cash + 1 %}fixed\n{{ total }}", [("$.cash",), ()]),
