@@ -4,7 +4,8 @@ The report is rendered again from its stored data, the data wrapped in proxies t
 (a str, number, bool or None taken out of a record or a list) by its JSON path (`$.controlled[2].troops`).
 Jinja yields the text in chunks, in order; the leaves read since the chunk before are the ones that made this
 chunk (printed in it, or tested by the `if` that chose it), so they are shown by the line(s) it lands on.
-That is a fact about this render, not a guess from matching numbers in the text (what explain did before).
+That is a fact of this render, not a guess from the numbers and names in the text (explain.line_paths).
+A top-level leaf (`cash`), which Jinja looks up once at the start, is noted where it is used (_recording).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, SupportsIndex
 import jinja2
 from jinja2.runtime import LoopContext, missing
 
-__all__ = ["Shown", "line_sources"]
+__all__ = ["Shown", "line_sources", "normalise"]
 
 
 @dataclass(frozen=True)
