@@ -88,6 +88,7 @@ class Emitter:
         # to `g.trace`. False writes the normal module, which no part of the traced build touches.
         self.trace = trace
         self.secret_fns = program.secret_functions if trace else frozenset()
+        self.written = traced.written(program) if trace else frozenset()
         # While a phase's own statements are written (not a loop's body, not a branch's): a loop there starts a
         # step of the trace each round.
         self.phase_top = False
@@ -186,6 +187,8 @@ class Emitter:
                 if e == m and self.local(var) == v:  # the same item's value, bound where the loop took it
                     return at
             default = self.ex(e.default) if e.default is not None else "None"
+            if self.trace and (code := traced.read_key(self, e, default)) is not None:
+                return code
             return _map_get(self.sub(e.obj, 9, False), self.sub(e.key, 9, False), default)
         if isinstance(e, ir.ListIndex):
             return f"{self.rt('index')}({self.ex(e.obj)}, {self.ex(e.index)})"
@@ -271,6 +274,8 @@ class Emitter:
         if isinstance(e, ir.MakeList):
             return "[" + ", ".join(self.ex(i) for i in e.items) + "]"
         if isinstance(e, ir.MakeRecord):
+            if self.trace:
+                return traced.record([(k, self.ex(v)) for k, v in e.fields])
             return "{" + ", ".join(f"{k!r}: {self.ex(v)}" for k, v in e.fields) + "}"
         raise AssertionError(f"cannot emit {e!r}")
 
@@ -313,7 +318,7 @@ class Emitter:
             thing = next((t for t in self.p.things if t.name == ty.name), None)
             if thing is not None and e.name == thing.key:
                 return f"{obj}._key"
-        return f"{obj}.{names.attr(e.name)}"
+        return traced.read(self, e, obj) if self.trace else f"{obj}.{names.attr(e.name)}"
 
     def new(self, e: ir.New) -> str:
         """`new THING(...)`: the store gives the number and the defaults; the fields given are set by name."""
@@ -532,6 +537,8 @@ class Emitter:
             fields = [(k, self.plain(v)) for k, v in e.fields]
             if any(v is None for _, v in fields):
                 return None
+            if self.trace:
+                return traced.record([(k, v) for k, v in fields if v is not None]), True
             return "{" + ", ".join(f"{k!r}: {v}" for k, v in fields) + "}", True
         if isinstance(e, ir.MakeList):
             items = [self.plain(i) for i in e.items]
@@ -1091,8 +1098,9 @@ class Emitter:
                 if shape is not None:
                     code = f"{self.rt('show_money')}({code}, {shape!r}, {_PLACES.get()})"
                 w.in_file(_file(e))  # a variant's report fields and its base's, each from its own file
-                w.line(f"out[{name!r}] = {code}", e.line)
-            w.line("return out")
+                assert code is not None
+                w.line(f"out[{name!r}] = {traced.value(code) if self.trace else code}", e.line)
+            w.line("return g.trace.rec(out)" if self.trace else "return out")
             if rep is not None and _remembered(self.p):
                 w.level -= 1
         for v in self.p.victories:

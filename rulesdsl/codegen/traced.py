@@ -20,6 +20,26 @@ if TYPE_CHECKING:
     from rulesdsl.codegen.writer import Writer
 
 
+def written(program: ir.Program) -> frozenset[str]:
+    """The fields some rule may change (by name, of any thing, player or world): each read of one is recorded.
+    A field no rule writes (a country's name, its neighbours) holds what the game began with: a read of it
+    would answer no "why", and Warlord's turn reads such fields most."""
+    out: set[str] = set()
+    for n in ir.walk(list(program.nodes())):
+        if isinstance(n, (ir.Assign, ir.Add, ir.Remove, ir.Clear)):
+            t = n.target
+            while isinstance(t, (ir.MapGet, ir.ListIndex)):
+                t = t.obj
+            if isinstance(t, ir.Field):
+                out.add(t.name)
+        elif isinstance(n, ir.New):
+            out.update(name for name, _ in n.fields)
+    fields = [*program.player_fields, *program.world_fields, *(f for t in program.things for f in t.fields)]
+    out.update(f.name for f in fields if f.reset_each_turn)
+    out.update(f for f in (program.policy.pay_field, program.policy.budget_field) if f)
+    return frozenset(out)
+
+
 class Emitter(Protocol):
     """What the traced build reads of codegen/emit.py's Emitter, which calls it (named here, not imported, so
     that the two modules do not import each other)."""
@@ -28,6 +48,7 @@ class Emitter(Protocol):
     w: Writer
     secret_fns: frozenset[str]
     ratio_tables: set[str]
+    written: frozenset[str]
 
     def ex(self, e: ir.Expr) -> str: ...
     def rt(self, name: str) -> str: ...
@@ -62,6 +83,34 @@ def draw(em: Emitter, e: ir.Builtin, emit: str) -> str:
     if e.func == "draw":
         return emit.replace("{table}(", f"g.trace.drew({{trace_at}}, 'draw', {{purpose}}, {secret}, {{table}}, ", 1)
     return emit.replace("{rt}(", f"g.trace.drew({{trace_at}}, {e.func!r}, {{extra}}, {secret}, {{rt}}, ", 1)
+
+
+def read(em: Emitter, e: ir.Field, obj: str) -> str:
+    """A field's read of the object whose code is `obj` (not an order's argument, nor a thing's key), as the
+    normal build writes it, or told to the recorder where some rule writes that field."""
+    attr = names.attr(e.name)
+    if e.name not in em.written:
+        return f"{obj}.{attr}"
+    return f"g.trace.rd({obj}, {attr!r}, {e.name!r})"
+
+
+def read_key(em: Emitter, e: ir.MapGet, default: str) -> str | None:
+    """One key's value of a per-key field, told to the recorder; None where `e` is not one (a local's map)."""
+    f = e.obj
+    if not isinstance(f, ir.Field) or isinstance(f.obj.ty, T.OrderT) or f.name not in em.written:
+        return None
+    return f"g.trace.rdk({em.ex(f.obj)}, {names.attr(f.name)!r}, {f.name!r}, {em.ex(e.key)}, {default})"
+
+
+def record(fields: list[tuple[str, str]]) -> str:
+    """A record made while a report may be written: each field's value begun and ended, so that the recorder
+    knows what each was worked out from (review/trace.py's `begin`, `end`, `rec`)."""
+    return "g.trace.rec({" + ", ".join(f"{k!r}: {value(v)}" for k, v in fields) + "})"
+
+
+def value(code: str) -> str:
+    """A value of a report or of a record made in it, worked out with its reads told apart."""
+    return f"g.trace.end(g.trace.begin(), {code})"
 
 
 def new(em: Emitter, e: ir.New, code: str) -> str:

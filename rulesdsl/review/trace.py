@@ -17,10 +17,24 @@ bytes):
     {"ev": "table", "step": K, "table": NAME, "key": [V...], "row": V, "secret": BOOL}
     {"ev": "draw", "step": K, "func": "chance", "stream": NAME, "odds": V, "result": V, "secret": BOOL, "at": [...]}
     {"ev": "said", "step": K, "to": ACCOUNT|null, "text": TEXT, "at": [...], "doing": DOING}
+    {"ev": "read", "step": K, "path": P, "value": V}          a value a rule read (the first time in its step,
+                                                            and again only when it has changed since); a
+                                                            list or map of more than READ_ITEMS items:
+                                                            "size": N instead of its value
+    {"ev": "shown", "player": ACCOUNT, "values": [[DATA, [P...], DIRECT(, COUNT)], ...]}
+                                   what each value of a player's report was worked out from: DATA a path of the
+                                   report's data (`$.controlled[2].troops`), P the state values read for it
+                                   (the first SHOWN_READS; COUNT how many in all where there were more),
+                                   DIRECT whether the report shows the one value read as it is
 DOING is {"order": TEXT, "kind": KIND, "player": ACCOUNT, "line": LINE} (LINE: of the player's mail; 0 for an
 order on file) or {"what": "phase combat"}; a record without one was made doing what its step began doing. A
 step is what the table reads and draws of a change belong to: an order carried out, a phase, or one round of a
 loop at the top of a phase (one country's combat).
+
+Reads are recorded only of fields some rule writes (codegen/traced.py's `written`): a value no rule changes is
+no answer to "why". While a report is written, the reads are not records of their own: each value of the
+report (a field of the report or of a record in it) collects what was read to work it out, and the `shown`
+record keeps that per value, for `explain` to answer for a report line by the state values it shows.
 """
 
 from __future__ import annotations
@@ -34,10 +48,13 @@ from typing import Any
 
 from rulesdsl.runtime.core import Numbered, OrderRec, PlayerBase, Thing, WorldBase, fmt_decimal
 from rulesdsl.runtime.engine import Game
+from rulesdsl.runtime.report import to_data
 from rulesdsl.runtime.spec import OrderSpec
 
-FORMAT = 1
+FORMAT = 2  # 2: reads and the values of each report (`read`, `shown`) are recorded
 FILE_NAME = "trace.jsonl"
+SHOWN_READS = 12  # the state values listed for one value of a report; more are counted
+READ_ITEMS = 8  # a list or a map read is recorded whole up to this many items, longer by its size
 
 At = tuple[str, int, str]
 
@@ -72,6 +89,15 @@ class Recorder:
         self.closed = False
         self._players: dict[int, int] = {}
         self._doings: dict[int, dict[str, Any]] = {}  # what the engine was doing as each step began
+        # The values read in this step, by (object, field, key): the value last recorded, so that a value read
+        # again is recorded again only when it has changed (Warlord's movement reads each unit many times).
+        self._read: dict[tuple[int, str, Any], Any] = {}
+        # While a report is written: the reads of each value being worked out, innermost last (`begin`/`end`)
+        # and the values worked out, waiting for the record they belong to (`rec`). Empty otherwise.
+        self.frames: list[list[tuple[Any, str, Any, Any]]] = []
+        self.reporting = False
+        self._pending: list[tuple[list[tuple[Any, str, Any, Any]], Any]] = []
+        self._records: dict[int, tuple[dict[str, Any], list[tuple[list[tuple[Any, str, Any, Any]], Any]]]] = {}
 
     # ------------------------------------------------------------ where and what
     def doing(self) -> dict[str, Any]:
@@ -109,8 +135,126 @@ class Recorder:
             return
         self.steps += 1
         self.step_no = self.steps
+        self._read.clear()
         doing = self._doings[self.step_no] = self.doing()
         self.records.append({"ev": "step", "step": self.step_no, "at": list(at), "about": enc(about), "doing": doing})
+
+    def rd(self, obj: Any, attr: str, name: str) -> Any:
+        """`obj.attr` (the field `name`), read by a rule: recorded, and returned."""
+        value = getattr(obj, attr)
+        if self.frames:
+            self.frames[-1].append((obj, name, None, value))
+        elif not self.closed:
+            self._saw(obj, name, None, value)
+        return value
+
+    def rdk(self, obj: Any, attr: str, name: str, key: Any, default: Any) -> Any:
+        """One key's value of the per-key field `name` of `obj`, read by a rule: recorded, and returned."""
+        value = getattr(obj, attr).get(key._key, default)
+        if self.frames:
+            self.frames[-1].append((obj, name, key, value))
+        elif not self.closed:
+            self._saw(obj, name, key, value)
+        return value
+
+    def _saw(self, obj: Any, name: str, key: Any, value: Any) -> None:
+        seen = (id(obj), name, None if key is None else key._key)
+        if isinstance(value, (list, dict, set)) and len(value) > READ_ITEMS:
+            # A long list or map is recorded by its size: Warlord reads each player's thousands of sectors seen.
+            record: dict[str, Any] = {"ev": "read", "path": "", "size": len(value)}
+            enc_value: Any = ("size", len(value))
+        else:
+            enc_value = enc(value)
+            record = {"ev": "read", "path": "", "value": enc_value}
+        if self._read.get(seen, self) == enc_value:
+            return
+        self._read[seen] = enc_value
+        record["path"] = self._field_path(obj, name, key)
+        self.add(record)
+
+    def _field_path(self, obj: Any, name: str, key: Any) -> str:
+        path = f"{self.path(obj)}.{name}"
+        return path if key is None else f"{path}.{enc(key)}"
+
+    # ------------------------------------------------------------ what a report's values were worked out from
+    def begin(self) -> bool:
+        """A value of a report begins to be worked out (a field of the report, or of a record made in it)."""
+        if not self.reporting:
+            return False
+        self.frames.append([])
+        return True
+
+    def end(self, began: bool, value: Any) -> Any:
+        """The value `begin` began, worked out: what it read waits for the record it belongs to (`rec`), and
+        counts for the value around it too."""
+        if began:
+            reads = self.frames.pop()
+            if self.frames:
+                self.frames[-1].extend(reads)
+            self._pending.append((reads, value))
+        return value
+
+    def rec(self, record: dict[str, Any]) -> dict[str, Any]:
+        """A record made of values each begun and ended in the order of its fields: each field's reads kept."""
+        if self.reporting and record:
+            n = len(record)
+            self._records[id(record)] = (record, self._pending[-n:])
+            del self._pending[-n:]
+        return record
+
+    def report(self, player: PlayerBase, build: Callable[[], Any]) -> Any:
+        """A player's own report data, made by `build` with what each value read recorded (a `shown` record)."""
+        self.reporting = True
+        try:
+            own = build()
+        finally:
+            self.reporting = False
+            self.frames.clear()
+            self._pending.clear()
+        values: list[list[Any]] = []
+        self._shown(own, "$", values)
+        self._records.clear()
+        self.records.append({"ev": "shown", "player": player.account, "values": values})
+        return own
+
+    def _sources(self, path: str, reads: list[tuple[Any, str, Any, Any]], value: Any) -> list[Any]:
+        """The `shown` entry of the report's value at `path`: the state values read for it, the first SHOWN_READS
+        of them (and how many in all, where there were more: a Warlord map is worked out from 2,000 sectors)."""
+        first: dict[tuple[int, str, Any], tuple[Any, str, Any, Any]] = {}
+        for r in reads:
+            first.setdefault((id(r[0]), r[1], None if r[2] is None else r[2]._key), r)
+            if len(first) > SHOWN_READS:
+                break
+        kept = list(first.values())[:SHOWN_READS]
+        total = len(first) if len(first) <= SHOWN_READS else \
+            len({(id(o), n, None if k is None else k._key) for o, n, k, _ in reads})
+        paths = [self._field_path(o, n, key) for o, n, key, _ in kept]
+        direct = total == 1 and value is not None and to_data(kept[0][3]) == to_data(value)
+        return [path, paths, direct] + ([total] if total > SHOWN_READS else [])
+
+    def _shown(self, value: Any, path: str, out: list[list[Any]]) -> bool:
+        """Adds to `out` what each value under `value` (at the report data's `path`) was worked out from: for
+        the innermost values of which it is known. Whether any value under it is known."""
+        if isinstance(value, dict):
+            got = self._records.get(id(value))
+            fields = dict(zip(value, got[1], strict=True)) if got is not None and got[0] is value else {}
+            known = bool(fields)
+            for k, v in value.items():
+                sub = f"{path}.{k}"
+                if self._shown(v, sub, out):
+                    known = True
+                    continue
+                if k in fields:
+                    reads, shown_value = fields[k]
+                    if reads:
+                        out.append(self._sources(sub, reads, shown_value))
+            return known
+        if isinstance(value, (list, tuple)):
+            found = False
+            for i, v in enumerate(value):
+                found = self._shown(v, f"{path}[{i}]", out) or found
+            return found
+        return False
 
     def old(self, obj: Any, attr: str, key: Any, default: Any) -> Any:
         if self.closed:
@@ -178,6 +322,19 @@ class TracedGame(Game):
     trace: Recorder
     _traced_specs: dict[str, OrderSpec]
     _order_pay: tuple[str, Any] | None
+
+    @property
+    def window(self) -> Any:
+        """Never an open window: a `pure` function is computed at each call, so that each call's reads are
+        recorded (a remembered value would read nothing). The values are the same; only slower."""
+        return None
+
+    @window.setter
+    def window(self, value: Any) -> None:
+        pass
+
+    def own_report(self, p: PlayerBase) -> Any:
+        return self.trace.report(p, lambda: Game.own_report(self, p))
 
     def process_turn(self, submissions: list[tuple[str, str]], phase_done: Callable[[], object] | None = None) -> None:
         try:
@@ -279,6 +436,9 @@ def read(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         rows = [json.loads(line) for line in lines if line.strip()]
     except json.JSONDecodeError as e:
         raise TraceError(f"{path}:{e.lineno}: not a trace line: {e.msg}") from None
+    if rows and isinstance(rows[0], dict) and isinstance(rows[0].get("trace"), int) and rows[0]["trace"] < FORMAT:
+        raise TraceError(f"{path}: recorded by an earlier rulesdsl, which did not record what the rules read; the "
+                         "same orders make the same turn, so run it again with --trace (roll the game back to it)")
     if not rows or not isinstance(rows[0], dict) or rows[0].get("trace") != FORMAT:
         raise TraceError(f"{path}: not a trace of this rulesdsl (its first line names no trace format {FORMAT})")
     return rows[0], rows[1:]

@@ -82,8 +82,45 @@ class Standing:
     rec: OrderRec
 
 
+class Unrecorded:
+    """What a ruleset's traced build (codegen/traced.py) tells `g.trace`, where no turn is being recorded: each
+    call does only what the normal build does. A traced module's functions and checks also run where a game
+    is loaded or judged outside a recorded turn (a field's `where` at load); review/trace.py's Recorder is
+    the one that records."""
+
+    @staticmethod
+    def rd(obj: Any, attr: str, name: str) -> Any:
+        return getattr(obj, attr)
+
+    @staticmethod
+    def rdk(obj: Any, attr: str, name: str, key: Any, default: Any) -> Any:
+        return getattr(obj, attr).get(key._key, default)
+
+    @staticmethod
+    def begin() -> bool:
+        return False
+
+    @staticmethod
+    def end(began: bool, value: Any) -> Any:
+        return value
+
+    @staticmethod
+    def rec(record: Any) -> Any:
+        return record
+
+    @staticmethod
+    def table(name: str, key: Any, row: Any, secret: bool) -> Any:
+        return row
+
+    @staticmethod
+    def drew(at: Any, func: str, stream: Any, secret: bool, fn: Callable[..., Any], *args: Any) -> Any:
+        return fn(*args)
+
+
 class Game:
     """The live state of one game while a turn is processed; generated code calls it as `g`."""
+
+    trace: Any = Unrecorded  # a traced build's recorder (review/trace.py) while a turn is recorded
 
     def __init__(self, spec: RulesetSpec, module_file: str = "") -> None:
         self.spec = spec
@@ -823,6 +860,10 @@ class Game:
         if winners:
             self.game_over = True
             self.winners = winners
+
+    def own_report(self, p: PlayerBase) -> Any:
+        """The ruleset's own fields of the report of `p` (its `report` block), as the generated module makes them."""
+        return self.spec.report(self, p)
 
     def news_items(self) -> list[str]:
         return list(self._news)

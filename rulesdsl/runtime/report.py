@@ -135,7 +135,7 @@ def report_data(g: Game, p: PlayerBase) -> dict[str, Any]:
     }
     with g.doing(f"writing the report of {p.name}"):
         try:
-            own = g.spec.report(g, p)
+            own = g.own_report(p)
         except Exception as exc:  # a failing report names its .rules line like a phase
             raise g.locate(exc) from exc
     data.update(to_data(own))
