@@ -19,6 +19,7 @@ import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -26,6 +27,7 @@ from rulesdsl.game.errors import GameError
 from rulesdsl.game.folder import GameFolder, read_yaml, turn_name
 from rulesdsl.game.names import report_base
 from rulesdsl.review import trace
+from rulesdsl.review.shown import line_sources
 
 _DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
 _SEGMENT = re.compile(r"\.([^.\[\]]+)|\[(\d+|\*)\]")
@@ -41,10 +43,66 @@ class Turn:
     before: dict[str, Any]
     after: dict[str, Any]
     sources: dict[str, list[str]] = field(default_factory=dict)
+    root: Path | None = None  # the game folder, where the grid's values are read from (`value`)
     steps: dict[int, dict[str, Any]] = field(default_factory=dict)  # each step's own record, by number
+    # The changes by the path they change, each a list of record indexes in order (`set_before`).
+    changed: dict[str, list[int]] = field(default_factory=dict)
+    _games: dict[Any, Any] = field(default_factory=dict)  # the states loaded as games, and the grid's name
 
     def __post_init__(self) -> None:
         self.steps = {r["step"]: r for r in self.records if r.get("ev") == "step"}
+        for i, r in enumerate(self.records):
+            if r.get("ev") == "change":
+                self.changed.setdefault(r["path"], []).append(i)
+
+    def value(self, after: bool, path: str) -> tuple[bool, Any]:
+        """(found, value) of `path` in the state after the turn or before it. A grid's sector is read from the
+        game loaded from that state: the state file keeps a grid by layer (a drawn map, runs of sectors), which
+        only the runtime reads back."""
+        state = self.after if after else self.before
+        parts = segments(path)
+        grid = self._grid_name()
+        if grid is None or parts[0] != grid or len(parts) < 3:
+            return value_at(state, path)
+        games = self._games
+        if after not in games:
+            spec, module_file = GameFolder(self.root).load_spec() if self.root is not None else (None, "")
+            from rulesdsl.runtime.state import load
+
+            games[after] = load(spec, state, module_file) if spec is not None else None
+        g = games[after]
+        sector = g.index[grid].get(parts[1]) if g is not None else None
+        f = next((f for f in g.spec.grid.fields if f.name == parts[2]), None) if sector is not None else None
+        if f is None:
+            return False, None
+        value = getattr(sector, f.attr)
+        if len(parts) > 3:
+            if not isinstance(value, dict) or parts[3] not in value:
+                return False, None
+            value = value[parts[3]]
+        return True, trace.enc(value)
+
+    def _grid_name(self) -> str | None:
+        """The grid's thing, if the game has one: its section in the state holds layers, not sectors."""
+        if "_grid" not in self._games:
+            found = None
+            if self.root is not None:
+                grid = GameFolder(self.root).load_spec()[0].grid
+                found = grid.name if grid is not None else None
+            self._games["_grid"] = found
+        return self._games["_grid"]
+
+    def set_before(self, path: str, upto: int) -> int | None:
+        """The index of the last change of `path` (or of the per-key value or numbered thing it is part of)
+        before record `upto`; None when none was made this turn before it."""
+        found = None
+        parts = segments(path)
+        for k in range(len(parts), 0, -1):
+            for i in reversed(self.changed.get(join(parts[:k]), [])):
+                if i < upto:
+                    found = i if found is None else max(found, i)
+                    break
+        return found
 
     def player_index(self, account: str) -> int:
         for i, p in enumerate(self.after.get("players", [])):
@@ -117,7 +175,7 @@ def load_turn(root: Path, number: int) -> Turn:
     sources: dict[str, list[str]] = {}
     for f in sorted((root / "rules").glob("*.rules")):
         sources[f.name] = f.read_text(encoding="utf-8", errors="replace").splitlines()
-    return Turn(number, str(head.get("unit", "turn")), records, before, after, sources)
+    return Turn(number, str(head.get("unit", "turn")), records, before, after, sources, root)
 
 
 # ------------------------------------------------------------ paths and values
@@ -219,6 +277,7 @@ class Viewer:
     account: str | None = None
     index: int = -1
     shown: set[str] = field(default_factory=set)  # the state paths their report shows
+    owned: frozenset[str] = frozenset()  # the things numbered per owner: their own are theirs to see
 
     @property
     def gm(self) -> bool:
@@ -232,6 +291,8 @@ class Viewer:
             return True
         if len(parts) >= 4 and parts[-1] == self.account:
             return True  # one key of a per-key value: theirs
+        if len(parts) >= 3 and parts[0] in self.owned and parts[1] == self.account:
+            return True  # a thing of theirs (`$.Division.1.3`: player 1's division 3)
         return any(path == s or path.startswith(s + ".") for s in self.shown)
 
     def doing(self, d: dict[str, Any], turn: Turn) -> str:
@@ -274,8 +335,9 @@ def viewer_for(root: Path, turn: Turn, account: str | None) -> Viewer:
     if account is None:
         return Viewer()
     index = turn.player_index(account)
-    data, _ = report_of(root, turn, account)
-    return Viewer(account, index, set(shown_paths(data, turn, account)))
+    owned = frozenset(name for name, section in turn.after.items()
+                      if isinstance(section, dict) and section.get("columns", [])[:1] == ["owner"])
+    return Viewer(account, index, {src.paths[0] for src in sources(turn, account).values() if src.direct}, owned)
 
 
 # ------------------------------------------------------------ reports
@@ -291,123 +353,99 @@ def report_of(root: Path, turn: Turn, account: str) -> tuple[dict[str, Any], lis
     return data, text
 
 
-_IDENTITY = ("code", "key", "name", "account")
+class Source(NamedTuple):
+    """What one value of a report was worked out from (the trace's `shown` record): the state values read for
+    it (the first trace.SHOWN_READS), whether the report shows the one value read as it is, and how many were
+    read in all."""
+
+    paths: tuple[str, ...]
+    direct: bool
+    total: int
+
+
+def sources(turn: Turn, account: str) -> dict[str, Source]:
+    """Each value of the player's report that was worked out from the state, by its path in the report's data."""
+    for r in turn.records:
+        if r.get("ev") == "shown" and r.get("player") == account:
+            return {v[0]: Source(tuple(v[1]), bool(v[2]), int(v[3]) if len(v) > 3 else len(v[1]))
+                    for v in r["values"]}
+    return {}
+
+
+def source_of(found: dict[str, Source], data_path: str) -> tuple[str, Source] | None:
+    """The source of a value of the report: its own, or that of the nearest value holding it (a list made
+    whole by the turn, as a country's combat lines), with that value's path."""
+    path = data_path
+    while True:
+        if path in found:
+            return path, found[path]
+        cut = max(path.rfind("."), path.rfind("["))
+        if cut <= 1:
+            return None
+        path = path[:cut]
 
 
 @dataclass
-class Record:
-    """A record of a report's data that stands for a thing of the state, or a player: its path there."""
+class ReportView:
+    """A player's report this turn as explain reads it: its text's lines, the report-data paths each line
+    shows (review/shown.py: the report rendered again from its data, each read noted), and what each value of
+    the data was worked out from (the trace)."""
 
+    text: list[str]
+    lines: list[tuple[str, ...]]
+    sources: dict[str, Source]
     data: dict[str, Any]
-    names: list[str]
-    path: str
+
+    def orders(self, n: int) -> list[int]:
+        """The indexes of the player's orders carried out (`orders.used`) that line `n` shows."""
+        found = (re.fullmatch(r"\$\.orders\.used\[(\d+)\](\..*)?", d) for d in self.lines[n])
+        return list(dict.fromkeys(int(m.group(1)) for m in found if m))
+
+    def values(self, n: int) -> list[tuple[str, str, Source | None]]:
+        """What line `n` (0-based) shows: (the data path, the value holding it that the trace knows, its
+        source); an engine's field (orders, news) or a value no rule changes has none."""
+        out: list[tuple[str, str, Source | None]] = []
+        for d in self.lines[n] if n < len(self.lines) else ():
+            got = source_of(self.sources, d)
+            out.append((d, got[0], got[1]) if got is not None else (d, d, None))
+        return out
+
+    def state_paths(self, n: int) -> list[str]:
+        """The state values line `n` shows or was worked out from, each once, in the order read."""
+        out: dict[str, None] = {}
+        for _, _, src in self.values(n):
+            if src is not None:
+                out.update(dict.fromkeys(src.paths))
+        return list(out)
 
 
-def records(data: dict[str, Any], turn: Turn, account: str) -> list[Record]:
-    """The report's records that name a thing or a player of the state, the report itself (the player's own
-    position) first."""
-    own = turn.player_index(account)
-    out = [Record(data, [turn.player_name(account), account], f"$.players[{own}]")]
+@cache
+def _template(root: Path) -> Any:
+    from rulesdsl.compiler import load_template
 
-    def visit(node: Any) -> None:
-        if isinstance(node, list):
-            for item in node:
-                visit(item)
-            return
-        if not isinstance(node, dict):
-            return
-        path = _record_path(node, turn)
-        if path is not None:
-            out.append(Record(node, [str(node[k]) for k in _IDENTITY if isinstance(node.get(k), str)], path))
-        for k, v in node.items():
-            if k not in ("game", "player", "orders"):
-                visit(v)
-
-    for k, v in data.items():
-        if k not in ("game", "player", "orders"):
-            visit(v)
-    return out
+    spec, _ = GameFolder(root).load_spec()
+    return load_template(spec)
 
 
-def _record_path(node: dict[str, Any], turn: Turn) -> str | None:
-    key = node.get("code", node.get("key"))
-    for section, entries in turn.after.items():
-        if isinstance(entries, dict) and isinstance(key, str) and isinstance(entries.get(key), dict):
-            return f"$.{section}.{key}"
-    name = node.get("name", node.get("player"))
-    for i, p in enumerate(turn.after.get("players", [])):
-        if name is not None and (p.get("name") == name or str(p.get("account")) == name):
-            return f"$.players[{i}]"
-    return None
-
-
-def _field_paths(rec: Record, turn: Turn, account: str, names: list[str]) -> list[str]:
-    found, entry = value_at(turn.after, rec.path)
-    if not found or not isinstance(entry, dict):
-        return []
-    out = []
-    for f in names:
-        if isinstance(entry.get(f), dict):
-            out.append(f"{rec.path}.{f}.{account}")  # the report shows the player's own key of a per-key value
-        elif f in entry:
-            out.append(f"{rec.path}.{f}")
-    return out
-
-
-def shown_paths(data: dict[str, Any], turn: Turn, account: str) -> list[str]:
-    """Every state value the report shows: each field of a record that names a thing or a player, where the
-    state has a field of that name."""
-    out: list[str] = []
-    for rec in records(data, turn, account):
-        scalars = [k for k, v in rec.data.items() if not isinstance(v, dict) and k not in _IDENTITY]
-        out += _field_paths(rec, turn, account, scalars)
-    return out
-
-
-def _holds(line: str, value: Any) -> bool:
-    if isinstance(value, bool) or value is None:
-        return False
-    text = str(value)
-    if not text:
-        return False
-    return re.search(r"(?<![\w.])" + re.escape(text) + r"(?![\w])", line) is not None
-
-
-def line_paths(data: dict[str, Any], text: list[str], n: int, turn: Turn, account: str) -> list[str]:
-    """The state values line `n` (0-based) of the report shows: the fields of the record the line names (or
-    the nearest line above it that names one) whose values the line holds; fields named in the line first."""
-    line = text[n]
-    recs = records(data, turn, account)
-    for k in range(n, -1, -1):
-        named = [r for r in recs if any(_holds(text[k], name) for name in r.names)] or (recs[:1] if k == 0 else [])
-        best: list[tuple[Record, list[str]]] = []
-        items = [(r, fs) for r in named
-                 if (fs := [f for f, v in r.data.items() if isinstance(v, list) and line.strip() in map(str, v)])]
-        if items:  # the line is an item of a list the record holds (a combat's line): that list, and only it
-            listed = [p for r, fs in items for p in _field_paths(r, turn, account, fs)]
-            if listed:
-                return listed
-        for r in named:
-            fields = [f for f, v in r.data.items()
-                      if f not in _IDENTITY and not isinstance(v, (dict, list)) and _holds(line, v)]
-            if fields:
-                best.append((r, fields))
-        if best:
-            worded = [(r, [f for f in fs if f.replace("_", " ").lower() in line.lower()]) for r, fs in best]
-            # A number alone is matched only where the line names its record too: under a heading, or for
-            # the player's own position, the line must also name the field (`home troops 7`, `Population:`).
-            if any(fs for _, fs in worded) or k < n or not named or named == recs[:1]:
-                best = [(r, fs) for r, fs in worded if fs]
-            out: list[str] = []
-            for r, fs in best:
-                out += [p for p in _field_paths(r, turn, account, fs) if p not in out]
-            if out:
-                return out
-    return []
+def report_view(root: Path, turn: Turn, account: str) -> ReportView:
+    """The player's report of `turn` with what each line shows; GameError where its text cannot be made again
+    from its data (a template changed since), so nothing is said of lines that may not be the report's."""
+    data, text = report_of(root, turn, account)
+    try:
+        template = _template(root)
+    except (GameError, OSError) as e:
+        raise GameError(f"cannot load the game's report template: {e}") from None
+    made = line_sources(template, data)
+    if made is None or made.text.splitlines() != text:
+        raise GameError(f"{turn.player_name(account)}'s report of {turn.unit} {turn.number} is not what the game's "
+                        "report template makes of its data (was the template changed after the turn?), so its "
+                        "lines cannot be tied to the values they show")
+    return ReportView(text, [tuple(ls) for ls in made.lines], sources(turn, account), data)
 
 
 # ------------------------------------------------------------ answers
 _USES_SHOWN = 6
+_READS_SHOWN = 6  # of a change's or a saying's step, the nearest before it
 _CHANGES_SHOWN = 8  # of a news item's or a message's step, the nearest before it
 
 
@@ -433,6 +471,38 @@ def _uses(turn: Turn, upto: int, step: int, listed: set[int], viewer: Viewer) ->
     out = [viewer.use(records[i]) for i in reversed(found[:_USES_SHOWN])]
     if len(found) > _USES_SHOWN and viewer.gm:
         out.insert(0, f"{len(found) - _USES_SHOWN} earlier table rows and draws of the same step (not listed)")
+    return out
+
+
+def _reads(turn: Turn, upto: int, step: int, viewer: Viewer) -> list[str]:
+    """The values the rules read in step `step` before record `upto`, the nearest _READS_SHOWN of them (each
+    once, with the value it had then), each with where that value came from: the change that made it earlier
+    in the turn, or the turn's start. A player is shown only values they may see."""
+    records = turn.records
+    found: dict[str, int] = {}
+    for i in range(upto - 1, -1, -1):
+        r = records[i]
+        if r.get("step") != step:
+            continue
+        if r.get("ev") == "step":
+            break
+        if r.get("ev") == "read" and r["path"] not in found and viewer.sees(r["path"]):
+            found[r["path"]] = i
+            if len(found) == _READS_SHOWN:
+                break
+    out = []
+    for path, i in sorted(found.items(), key=lambda kv: kv[1]):
+        made = turn.set_before(path, i)
+        if made is None:
+            origin = f"as the {turn.unit} began"
+        else:
+            c = records[made]
+            at = c["at"]
+            where = f"{at[0]}:{at[1]}" if at[1] else str(at[0])
+            step_rec = turn.steps.get(c.get("step", 0)) or {}
+            origin = f"set at {where}, while {viewer.doing(c.get('doing') or step_rec.get('doing') or {}, turn)}"
+        value = show(records[i]["value"]) if "value" in records[i] else f"({records[i]['size']} items)"
+        out.append(f"{path} = {value} ({origin})")
     return out
 
 
@@ -539,16 +609,35 @@ def causes(turn: Turn, path: str, among: Iterable[int] | None = None) -> list[Ca
     else:
         found = [(i, _project(turn.records[i], path)) for i in sorted(among)
                  if turn.records[i].get("ev") == "change" and _covers(path, turn.records[i]["path"])]
-    out = []
-    for i, r in found:
-        at = r["at"]
-        where = f"{at[0]}:{at[1]} ({at[2]})" if at[1] else f"{at[0]} ({at[2]})"
-        step = turn.steps.get(r.get("step", 0)) or {}
-        doing = gm.doing(r.get("doing") or step.get("doing") or {}, turn)
-        uses = _uses(turn, i, r["step"], listed, gm)
-        out.append(Cause((where, r["op"], r["path"], doing, *uses),
-                         f"{where}, {doing}: {_what(r)}" + (f"; {'; '.join(uses)}" if uses else "")))
-    return out
+    return [_cause(turn, i, r, listed, gm) for i, r in found]
+
+
+def _cause(turn: Turn, i: int, r: dict[str, Any], listed: set[int], gm: Viewer) -> Cause:
+    at = r["at"]
+    where = f"{at[0]}:{at[1]} ({at[2]})" if at[1] else f"{at[0]} ({at[2]})"
+    doing = gm.doing(_doing(turn, r), turn)
+    uses = _uses(turn, i, r["step"], listed, gm)
+    return Cause((where, r["op"], r["path"], doing, *uses),
+                 f"{where}, {doing}: {_what(r)}" + (f"; {'; '.join(uses)}" if uses else ""))
+
+
+def _doing(turn: Turn, r: dict[str, Any]) -> dict[str, Any]:
+    """What the engine was doing when record `r` was made: its own, or its step's."""
+    return r.get("doing") or (turn.steps.get(r.get("step", 0)) or {}).get("doing") or {}
+
+
+def order_changes(turn: Turn, account: str, order: dict[str, Any]) -> list[int]:
+    """The changes made while carrying out one of the player's orders (an entry of their report's
+    `orders.used`: its text and line), as indexes of the turn's records."""
+    doing = {"order": order.get("text"), "player": account, "line": order.get("line")}
+    return [i for i, r in enumerate(turn.records) if r.get("ev") == "change"
+            and all(_doing(turn, r).get(key) == v for key, v in doing.items())]
+
+
+def order_causes(turn: Turn, account: str, order: dict[str, Any]) -> list[Cause]:
+    """What one of the player's orders changed, as `Cause`s (the GM's), in order."""
+    listed: set[int] = set()
+    return [_cause(turn, i, turn.records[i], listed, Viewer()) for i in order_changes(turn, account, order)]
 
 
 def said_causes(turn: Turn, text: str, account: str | None) -> list[Cause]:
@@ -584,8 +673,8 @@ def explain_path(turn: Turn, path: str, viewer: Viewer) -> str:
                         "explained to them (the GM can ask without --player)")
     recs = turn.records
     steps = turn.steps
-    found_before, before = value_at(turn.before, path)
-    found_after, after = value_at(turn.after, path)
+    found_before, before = turn.value(False, path)
+    found_after, after = turn.value(True, path)
     changes = _changes(turn, path)
     unit = f"{turn.unit} {turn.number}"
     exact = [r for _, r in changes if r["path"] == path and "new" in r]
@@ -613,6 +702,8 @@ def explain_path(turn: Turn, path: str, viewer: Viewer) -> str:
         lines.append(_step_line(r, steps, viewer, turn))
         for u in _uses(turn, i, r["step"], listed, viewer):
             lines.append(f"    using {u}")
+        for v in _reads(turn, i, r["step"], viewer):
+            lines.append(f"    reading {v}")
     return "\n".join(lines) + "\n"
 
 
@@ -641,6 +732,10 @@ def explain_said(turn: Turn, i: int, viewer: Viewer) -> str:
         if len(before) > _CHANGES_SHOWN and viewer.gm:
             lines.append(f"  ({len(before) - _CHANGES_SHOWN} changes before these, not listed)")
         lines += before[:_CHANGES_SHOWN][::-1]
+    read = _reads(turn, i, r["step"], viewer)
+    if read:
+        lines.append("What the rules read before it, in the same step:")
+        lines += [f"  - {v}" for v in read]
     for u in uses:
         lines.append(f"  using {u}")
     return "\n".join(lines) + "\n"
@@ -648,7 +743,7 @@ def explain_said(turn: Turn, i: int, viewer: Viewer) -> str:
 
 def explain_line(root: Path, turn: Turn, account: str, line: str | None, number: int | None,
                  viewer: Viewer) -> str:
-    data, text = report_of(root, turn, account)
+    _, text = report_of(root, turn, account)
     if number is not None:
         if not 1 <= number <= len(text):
             raise GameError(f"{turn.player_name(account)}'s report of {turn.unit} {turn.number} has {len(text)} "
@@ -669,11 +764,81 @@ def explain_line(root: Path, turn: Turn, account: str, line: str | None, number:
             and r["to"] in (None, account)]
     if said:
         return head + "\n" + "\n".join(explain_said(turn, k, viewer) for k in said)
-    paths = line_paths(data, text, n, turn, account)
-    if not paths:
-        return head + ("\nThe line shows no stored value of the game (it is the report's own wording, or a value the "
-                       "report works out from others): ask about the values it is made from by their paths.\n")
-    return head + "".join("\n" + explain_path(turn, p, viewer) for p in paths)
+    view = report_view(root, turn, account)
+    return head + _line_answer(view, n, turn, account, viewer)
+
+
+_PATHS_EXPLAINED = 6  # the state values of one report line explained in full; more are listed
+
+
+_ORDER_ENTRY = re.compile(r"\$\.orders\.(used|refused)\[(\d+)\](\..*)?")
+
+
+def _line_answer(view: ReportView, n: int, turn: Turn, account: str, viewer: Viewer) -> str:
+    """What line `n` of the report shows, value by value, and why each of its state values is what it is."""
+    shown = view.values(n)
+    if not shown:
+        return "\nThe line shows no value of the report's data: it is the report's own wording.\n"
+    lines = ["", "The line is made from:"]
+    explained: list[str] = []
+    fixed: list[str] = []
+    entries: dict[tuple[str, int], None] = {}
+    for d, holder, src in shown:
+        if src is None:
+            m = _ORDER_ENTRY.fullmatch(d)
+            if m:
+                entries[(m.group(1), int(m.group(2)))] = None
+            else:
+                fixed.append(d)
+            continue
+        seen = [p for p in src.paths if viewer.sees(p)]
+        whose = "" if holder == d else f" (part of {holder})"
+        if src.direct and seen:
+            lines.append(f"  - {d}{whose}: the value of {seen[0]}")
+        elif seen:
+            more = src.total - len(seen)
+            lines.append(f"  - {d}{whose}: worked out from {', '.join(seen)}" +
+                         (f" and {more} more value(s)" if more > 0 and viewer.gm else
+                          " and values you do not see" if more > 0 else ""))
+        else:
+            lines.append(f"  - {d}{whose}: worked out by the report from values you do not see")
+        explained += [p for p in seen if p not in explained]
+    if fixed:
+        lines.append(f"  - {', '.join(fixed)}: {'a value' if len(fixed) == 1 else 'values'} no rule changes "
+                     "(the game's own, or the engine's)")
+    for kind, k in entries:
+        lines += _order_answer(turn, account, view.data, kind, k, viewer)
+    answers = []
+    for p in explained[:_PATHS_EXPLAINED]:
+        try:
+            answers.append(explain_path(turn, p, viewer))
+        except GameError:
+            answers.append(f"{p} after {turn.unit} {turn.number}: not stored (its default); no rule changed it.\n")
+    if len(explained) > _PATHS_EXPLAINED:
+        lines.append(f"(the first {_PATHS_EXPLAINED} of its {len(explained)} state values are explained below; ask "
+                     "about the others by their paths)")
+    return "\n".join(lines) + "\n" + "".join("\n" + a for a in answers)
+
+
+def _order_answer(turn: Turn, account: str, data: dict[str, Any], kind: str, k: int, viewer: Viewer) -> list[str]:
+    """An order the line shows: one the engine refused as it read it, or one carried out, with what it changed."""
+    listed = data.get("orders", {}).get(kind, [])
+    if not 0 <= k < len(listed):
+        return []
+    order = listed[k]
+    whose = "your order" if not viewer.gm else f"the order of {turn.player_name(account)}"
+    head = f"  - $.orders.{kind}[{k}]: {whose} {show(order.get('text'))}" + \
+        (f" (line {order['line']})" if order.get("line") else " (on file)")
+    if kind == "refused":
+        return [f"{head}, refused as it was read: {order.get('reason')}. A refused order changes nothing."]
+    made = []
+    for i in order_changes(turn, account, order):
+        r = turn.records[i]
+        if viewer.sees(r["path"]):
+            made.append(f"      {r['path']}: {_what(r)}, at {_at(r, turn)[0]}")
+    status = "carried out" if order.get("status") == "done" else f"{order.get('status')}: {order.get('reason')}"
+    return [f"{head}, {status}; " + ("what it changed:" if made else "it changed nothing" +
+                                     ("" if viewer.gm else " you see") + "."), *made]
 
 
 def explain(root: Path, number: int, what: str | None, player: str | None = None, report: str | None = None,

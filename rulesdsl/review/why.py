@@ -4,7 +4,7 @@ line's `why` filled from the turns' traces (trace.jsonl, `rulesdsl turn --trace`
 - A changed state value: the changes that made it that turn (explain.causes, the GM's answer in one line a
   change: the rule's file:line and name, the order or phase, the table rows and draws), of the old game
   (`old: ...`) and of the new (`new: ...`).
-- A changed report line: on a removed line the old game's changes of the values it shows (explain.line_paths)
+- A changed report line: on a removed line the old game's changes of the values it shows (explain.report_view)
   or the news item or message it is (explain.said_causes); on an added line the new game's. A news line: the
   rule that said it.
 
@@ -22,25 +22,24 @@ values stays linear in the trace's size.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 from typing import Any
 
 from rulesdsl.game.errors import GameError
-from rulesdsl.game.folder import turn_name
 from rulesdsl.game.names import report_base
 from rulesdsl.review.changes import FileChange, GameDiff, Hunk, ValueChange
 from rulesdsl.review.explain import (
     Cause,
+    ReportView,
     Turn,
     causes,
-    line_paths,
     load_turn,
     normal,
+    order_causes,
+    report_view,
     said_causes,
     segments,
     show,
-    value_at,
 )
 
 __all__ = ["SHOWN", "fill"]
@@ -81,7 +80,7 @@ class _Side:
         if loaded is None:
             return False, None
         try:
-            return value_at(loaded[0].before, normal(path, loaded[0]))
+            return loaded[0].value(False, normal(path, loaded[0]))
         except GameError:
             return False, None
 
@@ -140,8 +139,9 @@ def _value(v: ValueChange, old: _Side, new: _Side) -> ValueChange:
     return dataclasses.replace(v, why=tuple(why))
 
 
-def _report(side: _Side, f: FileChange) -> tuple[Turn, list[str], dict[str, Any], str] | None:
-    """What a report line's causes are read from: the turn, the report's text and data, and whose it is."""
+def _report(side: _Side, f: FileChange) -> tuple[Turn, ReportView, str] | None:
+    """What a report line's causes are read from: the turn, the report with what each line shows, and whose it
+    is; None without a trace, or where the report's lines cannot be tied to its values."""
     loaded = side.turn(f.turn)
     if loaded is None:
         return None
@@ -150,16 +150,13 @@ def _report(side: _Side, f: FileChange) -> tuple[Turn, list[str], dict[str, Any]
                     if report_base(str(p.get("account")), str(p.get("name", ""))) == f.name), None)
     if account is None:
         return None
-    base = side.root / "turns" / turn_name(f.turn) / "reports" / f.name
     try:
-        text = base.with_suffix(".txt").read_text(encoding="utf-8").splitlines()
-        data = json.loads(base.with_suffix(".json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return turn, report_view(side.root, turn, account), account
+    except GameError:
         return None
-    return turn, text, data if isinstance(data, dict) else {}, account
 
 
-def _line_causes(side: _Side, f: FileChange, read: tuple[Turn, list[str], dict[str, Any], str] | None,
+def _line_causes(side: _Side, f: FileChange, read: tuple[Turn, ReportView, str] | None,
                  number: int, text: str) -> tuple[list[Cause], list[str]] | None:
     """The causes of a report's or the news' line, and the state values it shows; None: no trace to read."""
     loaded = side.turn(f.turn)
@@ -169,12 +166,15 @@ def _line_causes(side: _Side, f: FileChange, read: tuple[Turn, list[str], dict[s
         return said_causes(loaded[0], text.strip(), None), []
     if f.kind != "report" or read is None:
         return None
-    turn, lines, data, account = read
+    turn, view, account = read
     said = said_causes(turn, text.strip(), account)
     if said or not text.strip():
         return said, []
-    paths = line_paths(data, lines, number - 1, turn, account)
+    paths = view.state_paths(number - 1)
     found: list[Cause] = []
+    for k in view.orders(number - 1):  # an order's line: what the order changed, value by value
+        found += [Cause(c.key, f"{c.key[2]}: {c.text}") for c in order_causes(turn, account,
+                                                                            view.data["orders"]["used"][k])]
     for path in paths:
         # A line showing several values, or one it does not name, says which value each change made.
         named = len(paths) == 1 and _field(path, account).replace("_", " ").lower() in text.lower()

@@ -7,6 +7,7 @@ money behind an assassination), and shows that a bystander's answer is byte-iden
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -95,6 +96,13 @@ def test_a_spy_caught(tmp_path: Path, text_snapshot: SnapshotAssertion) -> None:
     gm = explain(root, 1, "$.Country.KOR.spy")
     assert "$.Country.KOR.spy.5001: 4 -> 0, at covert.rules:585" in player
     assert "if c.spy[p] <= c.security {" in player
+    # The GM reads the security the spy was measured against, and what made it so; Eye, whose report does not
+    # show Korea's security, reads only its own spy's value.
+    said = explain(root, 1, "Your spy in Korea was caught.", report="5001")
+    assert ('$.Country.KOR.security = 5 (set at covert.rules:308, while order "G,KOR,3" of Nose (account 5003; '
+            "line 4 of its orders))") in said
+    assert "$.Country.KOR.spy.5001 = 4 (set at covert.rules:583" in player
+    assert "security =" not in player and "Nose" not in player
     assert player == text_snapshot(name="spy-caught-player")
     assert gm == text_snapshot(name="spy-caught-gm")
 
@@ -306,3 +314,89 @@ def test_brief_is_one_line_a_change_for_other_tools(covert: Path) -> None:
     assert brief(turn, "$.Country.ARG.troops") == [
         "covert.rules:213 (procedure take_defence_losses), phase combat: 4 -> 2; table combat_losses[1.5] = 2"]
     assert brief(turn, "$.Country.AUS.troops") == [] and brief(turn, "not a path") == []
+
+
+# ------------------------------------------------------------ what the rules read, and what a report line shows
+def test_a_read_is_recorded_once_a_step_and_each_report_value_by_what_it_read(tmp_path: Path) -> None:
+    path = write_ruleset(tmp_path, SMALL, "Cash {{ cash }}\n", "s")
+    module, spec = load_module(path, tmp_path / "cache", traced=True)
+    g = traced(Loaded(module, spec).new_game(1))
+    g.process_turn([("ann.txt", "1\nA\nM,A,2\nM,A,5\n")])
+    reads = [(r["path"], r["value"]) for r in g.trace.records if r["ev"] == "read"]
+    paths = [p for p, _ in reads]
+    # `where c.size > 3` reads each crate's size, once; `size(b.tags[p])` reads Ann's key of each box's tags.
+    assert ("$.Crate.1.1.size", 2) in reads and ("$.Crate.1.2.size", 5) in reads
+    assert ("$.Box.A.tags.1", [2, 5]) in reads
+    assert len(paths) == len(set(paths))  # none read twice in its step with the same value
+    g.own_report(g.all_players[0])
+    shown = [r for r in g.trace.records if r["ev"] == "shown"]
+    assert shown == [{"ev": "shown", "player": "1", "values": [["$.cash", ["$.players[0].cash"], True]]}]
+
+
+def test_a_nested_record_line_is_answered_by_the_value_it_shows(covert: Path,
+                                                                 text_snapshot: SnapshotAssertion) -> None:
+    answer = explain(covert, 3, "5 of its troops conquering ARG", player="2468")
+    assert "$.controlled[0].abroad[0].troops: the value of $.Country.BRA.conquering.ARG" in answer
+    assert "0 -> 6, at covert.rules:277 (order conquer)" in answer
+    assert "6 -> 5, at covert.rules:554 (phase combat)" in answer
+    # The value the loss was worked out from, with where it came from.
+    assert ('reading $.Country.BRA.conquering.ARG = 6 (set at covert.rules:277, while your order "C,BRA,ARG,6" '
+            "(line 5 of your orders))") in answer
+    assert answer == text_snapshot(name="nested-record-player")
+
+
+def test_an_order_line_says_what_the_order_changed(covert: Path) -> None:
+    done = explain(covert, 3, "A,BRA,3          done", player="2468")
+    assert '$.orders.used[0]: your order "A,BRA,3" (line 4), carried out; what it changed:' in done
+    assert "$.Country.BRA.troops: 5 -> 8, at covert.rules:249 (order arms)" in done
+    failed = explain(covert, 3, "R,MEX,8", player="2468")
+    assert "failed: not enough cash: it costs 8 and you have 3; it changed nothing you see." in failed
+    refused = explain(covert, 1, "B,XYZ,4", player="13579")
+    assert 'refused as it was read: "XYZ" is not a country code. A refused order changes nothing.' in refused
+    # No number on the line is taken for another value (the heuristic this replaced matched "8" to influence).
+    assert "$.Country" not in failed and "$.Country" not in refused
+
+
+def test_a_line_of_values_the_player_does_not_see_is_not_explained_to_them(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Warlord: a row of the player's own division is explained value by value; a spotted enemy force is a sum
+    of the enemy's divisions, which the player is told only as that sum; the GM is told all."""
+    s = next(x for x in harness.scenarios("warlord") if x.name == "combat")
+    process = GameFolder.process_turn
+    monkeypatch.setattr(GameFolder, "process_turn",
+                        lambda self, *a, **k: process(self, *a, **{**k, "trace": True}))
+    root = tmp_path / "warlord"
+    list(harness.play(s, root))
+    row = explain(root, 1, "00805    3 S    Tanks              18", player="1")
+    assert "$.forces[2].size: the value of $.Division.1.3.regiments" in row
+    assert "$.forces[2].sector: the value of $.Division.1.3.sector" in row
+    assert "20 -> 18, at warlord.rules:653 (procedure take_losses)" in row
+    spotted = explain(root, 1, "00501 player 2: 5", player="1")
+    assert "$.spotted[0].forces: worked out by the report from values you do not see" in spotted
+    assert "$.Division.2." not in spotted
+    assert "$.Division.2." in explain(root, 1, "00501 player 2: 5", report="1")
+    # A map row is worked out from hundreds of sectors: the first are listed, the rest counted.
+    assert re.search(r"\$\.strategic_map\[1\] \(part of \$\.strategic_map\): worked out from .* and \d+ more value",
+                     explain(root, 1, None, report="1", line=14))
+    # A sector's value is read back from the state's layers (the grid is stored by field, not by sector).
+    owner = explain(root, 1, "$.Sector.00805.owner")
+    assert owner.startswith('$.Sector.00805.owner after turn 1: "1" (before it: "2")')
+
+
+def test_a_report_its_template_no_longer_makes_is_not_tied_to_values(covert: Path, tmp_path: Path) -> None:
+    root = tmp_path / "copy"
+    shutil.copytree(covert, root)
+    template = root / "rules" / "covert.report.j2"
+    template.write_text(template.read_text(encoding="utf-8").replace("Cash on hand", "Cash"), encoding="utf-8")
+    with pytest.raises(GameError, match="is not what the game's report template makes of its data"):
+        explain(root, 3, "Cash on hand", player="2468")
+
+
+def test_a_trace_of_an_earlier_format_asks_for_the_turn_again(covert: Path, tmp_path: Path) -> None:
+    root = tmp_path / "copy"
+    shutil.copytree(covert, root)
+    path = root / "turns" / "turn-003" / FILE_NAME
+    lines = path.read_text(encoding="utf-8").splitlines()
+    path.write_text("\n".join([lines[0].replace('"trace": 2', '"trace": 1'), *lines[1:]]) + "\n", encoding="utf-8")
+    with pytest.raises(GameError, match=r"recorded by an earlier rulesdsl.*run it again with --trace"):
+        explain(root, 3, "$.Country.ARG.troops")
