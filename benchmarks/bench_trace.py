@@ -11,11 +11,12 @@ existed, so "off" is today's turn; the traced build (cached beside it) runs only
 Warlord: bench_warlord.py's game (generated world, 100 players, the starting 750 divisions), its first two
 turns, every player moving each division in a random direction (and on turn 1 building in its home city).
 
-Figures on this machine (2 cores, Python 3.11, other work running), `python benchmarks/bench_trace.py`, best
-CPU of 3:
-  covert, days 1-5:   off 0.032-0.050 s, --trace +4% to +11% (engine +1 to +9 ms); trace 42-50 kB a day
-  warlord, turns 1-2: off 1.83, 1.77 s; --trace 2.12, 2.09 s (+16%, +18%; engine +0.45, +0.83 s wall);
-                      trace 6.5, 7.3 MB (an add recorded its whole list before and after at first: 54 MB)
+Figures on this machine (2 cores, Python 3.11), `python benchmarks/bench_trace.py --repeat 3`, best CPU of 3,
+with reads and each report value's sources recorded (trace format 2):
+  covert, days 1-5:   off 0.025-0.029 s, --trace +17% to +25% (engine +1 ms); trace 119-126 kB a day
+  warlord, turns 1-2: off 1.18, 1.55 s; --trace 2.54, 2.69 s (+116%, +73%; engine +0.47 s, the rest the
+                      reports' values worked out with their reads and the trace's writing); trace 13.3, 14.7 MB
+Before reads were recorded (format 1): covert +4% to +11%, 42-50 kB a day; warlord +16%, +18%, 6.5, 7.3 MB.
 Off is today's turn: `python benchmarks/bench_warlord.py --turns 2`, main before the trace and this branch
 alternated, CPU of turns 1 and 2: main 1.67, 1.84 and 1.44, 1.60 s; with the trace in 1.55, 1.53 and 1.46,
 1.61 s (the same module and engine; a turn asks `if trace` twice).
