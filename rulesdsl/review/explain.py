@@ -1,16 +1,19 @@
 """A traced turn + a question (a state value's JSON path, or a line of a player's report) -> the answer as plain text.
 
 The answer is the chain of changes that made the value this turn, in the order they happened: each with its
-`.rules` file:line and the line's text, its rule, the order or phase being carried out, and the table rows and
-chance draws of its step before it (review/trace.py says what a step is). A report line is answered by what it
-shows: a news item or a message is the rule that said it and what its step changed before; any other line, the
-state values it shows, found in the report's data (reports/ACCOUNT-name.json): the record the line names, or
-the heading above it names, and the fields of that record whose values the line holds.
+`.rules` file:line and the line's text, its rule, the order or phase being carried out, the table rows and
+chance draws of its step before it (review/trace.py says what a step is), and the values its step read before
+it, each with the change that made it earlier in the turn. A report line is answered by what it shows: a news
+item or a message is the rule that said it and what its step changed and read before; any other line, the
+values of the report's data (reports/ACCOUNT-name.json) the line read when rendered (review/shown.py), each
+with the state values the trace's `shown` record says it was worked out from; an order's line, what the order
+changed.
 
 For a player (`--player`), only what that player may know: their own orders in full, another player's only as
 "an order of another player"; a table's row only where the table is not secret, a draw's odds only where no
 secret parameter or table sets them; and only values the player may see: their own position's fields, per-key
-values under their own key, and the values their report shows. Without it, the GM's answer: everything.
+values under their own key, their own numbered things, and the values their report shows as they are. Without
+it, the GM's answer: everything.
 """
 
 from __future__ import annotations
