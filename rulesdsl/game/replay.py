@@ -36,6 +36,7 @@ whole: a failed replay leaves nothing, and an existing folder is never written o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -45,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesdsl.game import inbox, outbox
-from rulesdsl.game.disk import Staging
+from rulesdsl.game.disk import LOCK_NAME, GameLock, Staging
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.folder import (
     GameFolder,
@@ -114,11 +115,17 @@ def replay(source: Path, target: Path, rules: Path | None = None, progress: Prog
     rules = rules if rules is not None else original.rules_path()
     progress.stage("checking the rules")
     files = ruleset_files(rules)
-    actions = _actions(source)
     work = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
     mailed = Path(tempfile.mkdtemp(prefix="rulesdsl-replay-"))
     try:
-        result = _play(original, work, rules, files, turns, actions, mailed, progress, trace)
+        # The game is read under its lock: a turn, a rollback or a GM's change cannot move it meanwhile. A
+        # folder this process cannot write (an archived game) no command can change either, and is read as it is.
+        lock = GameLock(source / LOCK_NAME, "a turn or another command is running on the game replayed") \
+            if os.access(source, os.W_OK) else contextlib.nullcontext()
+        with lock:
+            actions = _actions(source)
+            turns = original.turn_numbers()
+            result = _play(original, work, rules, files, turns, actions, mailed, progress, trace)
         # The new game's history says what it is a replay of, and what the rules no longer read.
         entry: dict[str, Any] = {"action": "replay", "of": str(source), "rules": str(rules), "turns": result.turns}
         if result.not_played:

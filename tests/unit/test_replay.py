@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rulesdsl.cli import main
+from rulesdsl.game.disk import LOCK_NAME, GameLock
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.history import read_history
 from rulesdsl.game.replay import replay
@@ -94,6 +95,15 @@ def test_a_replay_never_writes_over_a_folder(covert_demo: Path, tmp_path: Path,
     assert main(["replay", str(copy)]) == 2
     assert capsys.readouterr().err == (f"error: {tmp_path}/game-replay: already exists; a replay never writes "
                                        "over a folder: name a new one with -o\n")
+
+
+def test_a_game_is_replayed_under_its_lock(covert_demo: Path, tmp_path: Path) -> None:
+    """A turn (or a rollback) running on the game meanwhile would change what is read: the replay waits for no
+    one, and is refused with nothing made."""
+    with GameLock(covert_demo / LOCK_NAME), \
+            pytest.raises(GameError, match="a turn or another command is running on the game replayed"):
+        replay(covert_demo, tmp_path / "again")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_start_that_no_longer_fits_is_refused_by_its_json_path(covert_demo: Path, tmp_path: Path) -> None:
