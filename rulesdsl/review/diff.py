@@ -6,7 +6,8 @@ What is compared, in each turn both folders hold (the start included):
   from the same values and would only repeat it;
 - the news (news.txt) and the mail no player was given (unrouted.txt), by line;
 - the state (state.yaml) by JSON path, value by value (`$.Country.MEX.troops: 4 -> 5`), without its
-  `$.ruleset` section, which names the rules' version and would differ whenever the rules do;
+  `$.ruleset` section, which names the rules' version and would differ whenever the rules do; a list that
+  has its equal items matched first, so that an item added or taken is one change;
 - the lines refused in the new game that the old took (game/replay.py's `Unread`, read from the reports'
   data).
 A turn that only one folder holds is listed as such. Everything is sorted, and paths are shown relative to
@@ -117,10 +118,33 @@ def _changes(a: Any, b: Any, parts: list[Any], out: list[tuple[str, str | None, 
             return
         la = a if isinstance(a, list) else []
         lb = b if isinstance(b, list) else []
-        for i in range(max(len(la), len(lb))):
-            _changes(la[i] if i < len(la) else _NONE, lb[i] if i < len(lb) else _NONE, [*parts, i], out)
+        if not la or not lb:
+            for i in range(max(len(la), len(lb))):
+                _changes(la[i] if i < len(la) else _NONE, lb[i] if i < len(lb) else _NONE, [*parts, i], out)
+            return
+        _aligned(la, lb, parts, out)
         return
     out.append((json_path(parts), None if a is _NONE else _shown(a), None if b is _NONE else _shown(b)))
+
+
+def _aligned(la: list[Any], lb: list[Any], parts: list[Any], out: list[tuple[str, str | None, str | None]]) -> None:
+    """Two lists, their equal items matched in order first (difflib): an item added to or taken from a list (a
+    sector a player now sees, a unit's row) is one change at its own index, not a change of every item after
+    it. Items in place of others are compared one with one (a value changed in place, as index by index), the
+    rest added or removed."""
+    keys = [json.dumps(x, sort_keys=True, default=str) for x in la], \
+        [json.dumps(x, sort_keys=True, default=str) for x in lb]
+    matcher = difflib.SequenceMatcher(None, keys[0], keys[1], autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        both = min(i2 - i1, j2 - j1)
+        for k in range(both):
+            _changes(la[i1 + k], lb[j1 + k], [*parts, j1 + k], out)
+        for i in range(i1 + both, i2):
+            _changes(la[i], _NONE, [*parts, i], out)
+        for j in range(j1 + both, j2):
+            _changes(_NONE, lb[j], [*parts, j], out)
 
 
 def _state(path: Path) -> Any:

@@ -234,3 +234,15 @@ def test_hunks_are_those_of_diff_u(old: list[str], new: list[str]) -> None:
         ours.append(hunk.header)
         ours += [line.sign + line.text for line in hunk.lines]
     assert ours == expected
+
+
+def test_an_item_added_to_a_list_is_one_change_not_a_shift_of_all_after_it() -> None:
+    from rulesdsl.review.diff import _changes
+
+    out: list[tuple[str, str | None, str | None]] = []
+    seen = [f"00{n}01" for n in range(100, 140)]
+    _changes({"seen": seen, "rows": [[1, 2], [3, 4]]},
+             {"seen": ["00099", *seen[:10], *seen[11:]], "rows": [[1, 2], [3, 5], [6, 7]]}, [], out)
+    # An added item by its new index, a removed one by its old; an item changed in place, field by field.
+    assert out == [("$.seen[0]", None, '"00099"'), ("$.seen[10]", '"0011001"', None),
+                   ("$.rows[1][1]", "4", "5"), ("$.rows[2][0]", None, "6"), ("$.rows[2][1]", None, "7")]
