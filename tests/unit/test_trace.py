@@ -135,6 +135,8 @@ def test_another_players_order_and_odds_stay_hidden(tmp_path: Path) -> None:
     """Thrush (9999) pays 6 or 5 for a failed assassination in Ukraine; Ann (1001) asks why it failed, and
     reads the same answer either way; the GM's answers differ (the order, the odds)."""
     answers: dict[int, tuple[str, str, str]] = {}
+    whole: dict[int, list[str]] = {}
+    gm_whole: dict[int, list[str]] = {}
     for cash in (6, 5):
         day3 = tmp_path / f"day3-{cash}"
         shutil.copytree(COVERT / "day3", day3)
@@ -146,7 +148,12 @@ def test_another_players_order_and_odds_stay_hidden(tmp_path: Path) -> None:
         what = "An assassination attempt in Ukraine fails"
         answers[cash] = (explain(root, 3, what, player="1001"), explain(root, 3, what, player="9999"),
                          explain(root, 3, what, report="1001"))
+        whole[cash] = _every_line(root, 3, "1001")
+        gm_whole[cash] = _every_line(root, 3, "1001", gm=True)
     bystander, killer, gm = answers[6]
+    # Every line of the bystander's report, explained to them, reads the same whichever sum Thrush paid.
+    assert len(whole[6]) > 80 and whole[6] == whole[5]
+    assert gm_whole[6] != gm_whole[5]  # the same lines, answered to the GM, tell the difference
     assert bystander == answers[5][0]
     assert gm != answers[5][2]
     assert "an order of another player" in bystander and "K,UKR" not in bystander and "Thrush" not in bystander
@@ -154,6 +161,16 @@ def test_another_players_order_and_odds_stay_hidden(tmp_path: Path) -> None:
     assert "$.players" not in bystander  # what Thrush paid is Thrush's
     assert 'your order "K,UKR,6"' in killer and "(its odds are secret)" in killer
     assert 'order "K,UKR,6" of Thrush' in gm and "chance \"kill\" at 20%" in gm
+
+
+def _every_line(root: Path, number: int, account: str, gm: bool = False) -> list[str]:
+    """The answer to each line of a player's report, as that player reads it (or as the GM does)."""
+    from rulesdsl.review.explain import explain_line, load_turn, report_of, viewer_for
+
+    turn = load_turn(root, number)
+    viewer = viewer_for(root, turn, None if gm else account)
+    _, text = report_of(root, turn, account)
+    return [explain_line(root, turn, account, None, n, viewer) for n in range(1, len(text) + 1)]
 
 
 def test_a_player_is_not_told_a_value_their_report_does_not_show(covert: Path) -> None:
@@ -400,3 +417,17 @@ def test_a_trace_of_an_earlier_format_asks_for_the_turn_again(covert: Path, tmp_
     path.write_text("\n".join([lines[0].replace('"trace": 2', '"trace": 1'), *lines[1:]]) + "\n", encoding="utf-8")
     with pytest.raises(GameError, match=r"recorded by an earlier rulesdsl.*run it again with --trace"):
         explain(root, 3, "$.Country.ARG.troops")
+
+
+def test_every_line_of_every_report_is_answered_and_a_player_reads_no_other_players_values(covert: Path) -> None:
+    """Each line of each report of day 3, as its player and as the GM: an answer for each, and in a player's
+    none of another position's values (Covert shows no player another's cash, budget or contacts)."""
+    from rulesdsl.review.explain import load_turn
+
+    turn = load_turn(covert, 3)
+    for i, p in enumerate(turn.after["players"]):
+        account = str(p["account"])
+        own = _every_line(covert, 3, account)
+        assert len(own) > 60 and len(_every_line(covert, 3, account, gm=True)) == len(own)
+        others = {m for answer in own for m in re.findall(r"\$\.players\[(\d+)\]", answer)} - {str(i)}
+        assert not others, (account, others)
