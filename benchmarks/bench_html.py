@@ -17,27 +17,14 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from pathlib import Path
 
-import yaml
+from warlord_game import best, new_game
 
 from rulesdsl.compiler import load_template
-from rulesdsl.game.folder import GameFolder
 from rulesdsl.runtime.core import unchanging
 from rulesdsl.runtime.html import default_page, render_html
 from rulesdsl.runtime.report import render, report_data
-
-RULES = Path(__file__).resolve().parents[1] / "rulesets" / "warlord.rules"
-
-
-def best(repeat: int, fn: object) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()  # type: ignore[operator]
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def main() -> None:
@@ -47,12 +34,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp)
-        scenario = base / "scenario.yaml"
-        players = [{"name": f"Player {i}", "account": str(i), "code": f"C{i}"} for i in range(1, args.players + 1)]
-        scenario.write_text(yaml.safe_dump({"game": {"number": 1}, "seed": args.seed, "players": players}),
-                            encoding="utf-8")
-        folder = GameFolder.create(RULES, base / "game", scenario, None)
+        folder = new_game(Path(tmp), args.players, args.seed)
         game = folder.load_game()
         template = load_template(game.spec)
         with unchanging(game):

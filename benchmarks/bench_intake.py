@@ -34,14 +34,12 @@ from email.mime.text import MIMEText
 from pathlib import Path
 from typing import Any
 
-import yaml
+from warlord_game import divisions, new_game
 
 from rulesdsl.game import intake as intake_module
-from rulesdsl.game.folder import GameFolder
 from rulesdsl.game.intake import intake
 
 ROOT = Path(__file__).resolve().parents[1]
-RULES = ROOT / "rulesets" / "warlord.rules"
 
 
 def mail(i: int, n: int, body: str) -> bytes:
@@ -82,17 +80,8 @@ def main() -> None:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
-        scenario = base / "scenario.yaml"
-        players = [{"name": f"Player {i}", "account": str(i), "code": f"C{i}"} for i in range(1, args.players + 1)]
-        scenario.write_text(yaml.safe_dump({"game": {"number": 1}, "seed": args.seed, "players": players}),
-                            encoding="utf-8")
-        folder = GameFolder.create(RULES, base / "game", scenario, None)
-        state = yaml.safe_load((folder.turns_dir / "turn-000" / "state.yaml").read_text(encoding="utf-8"))
-        cols = state["Division"]["columns"]
-        units: dict[str, list[int]] = {}
-        for row in state["Division"]["rows"]:
-            rec = dict(zip(cols, row, strict=True))
-            units.setdefault(str(rec["owner"]), []).append(int(rec["number"]))
+        folder = new_game(base, args.players, args.seed)
+        units = divisions(folder.turns_dir / "turn-000" / "state.yaml")
         box = mailbox.Maildir(base / "Maildir", create=True)
         count = 0
         for n in range(1, (args.each or 2) + 1):

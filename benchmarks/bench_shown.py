@@ -29,27 +29,15 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_warlord import RULES, add_divisions
+from bench_warlord import add_divisions
+from warlord_game import best, new_game, random_moves
 
 from rulesdsl.compiler import load_template
-from rulesdsl.game.folder import GameFolder
 from rulesdsl.review.shown import line_sources
 from rulesdsl.runtime.report import render
-
-
-def best(f: object, repeat: int) -> float:
-    assert callable(f)
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def main() -> None:
@@ -63,29 +51,12 @@ def main() -> None:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
-        scenario = base / "scenario.yaml"
-        players = [{"name": f"Player {i}", "account": str(i), "code": f"C{i}"} for i in range(1, args.players + 1)]
-        scenario.write_text(yaml.safe_dump({"game": {"number": 1}, "seed": args.seed, "players": players}),
-                            encoding="utf-8")
-        folder = GameFolder.create(RULES, base / "game", scenario, None)
+        folder = new_game(base, args.players, args.seed)
         if args.divisions:
             add_divisions(folder.turns_dir / "turn-000" / "state.yaml", args.divisions)
         for turn in range(1, args.turns + 1):
-            state = yaml.safe_load((folder.turns_dir / f"turn-{turn - 1:03d}" / "state.yaml").read_text())
-            division = state["Division"]
-            units: dict[str, list[int]] = {}
-            for row in division["rows"]:
-                rec = dict(zip(division["columns"], row, strict=True))
-                units.setdefault(str(rec["owner"]), []).append(int(rec["number"]))
-            mail = []
-            for i in range(1, args.players + 1):
-                lines = ["WL-1", f"{i} C{i}"] + [f"A {n} {rng.randint(1, 8)}" for n in units.get(str(i), [])]
-                if turn == 1:
-                    lines += [f"C {i} 1"] * 3
-                path = base / f"mail-{turn}-{i}.txt"
-                path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-                mail.append(path)
-            folder.process_turn(mail)
+            state = folder.turns_dir / f"turn-{turn - 1:03d}" / "state.yaml"
+            folder.process_turn(random_moves(state, base, turn, args.players, rng))
         spec, _ = folder.load_spec()
         template = load_template(spec)
         reports = sorted((folder.turns_dir / f"turn-{args.turns:03d}" / "reports").glob("*.json"))
@@ -96,8 +67,8 @@ def main() -> None:
         shown = line_sources(template, data)
         assert shown is not None and shown.text == text
         paths = sum(len(p) for p in shown.lines)
-        t_shown = best(lambda: line_sources(template, data), args.repeat)
-        t_plain = best(lambda: render(spec, data, template), args.repeat)
+        t_shown = best(args.repeat, lambda: line_sources(template, data))
+        t_plain = best(args.repeat, lambda: render(spec, data, template))
         print(f"largest report {largest.name}: {len(text) / 1e3:.1f} kB, {len(shown.lines)} lines, {paths} paths")
         print(f"  line_sources {t_shown * 1e3:.1f} ms, plain render {t_plain * 1e3:.1f} ms (best of {args.repeat})")
         t = time.perf_counter()

@@ -32,9 +32,10 @@ import tempfile
 import time
 from pathlib import Path
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from warlord_game import new_game, random_moves
 
 from rulesdsl.game.folder import GameFolder
 
@@ -81,31 +82,12 @@ def covert(tmp: Path, repeat: int) -> None:
 
 
 def warlord(tmp: Path, repeat: int, players: int) -> None:
-    scenario = tmp / "scenario.yaml"
-    people = [{"name": f"Player {i}", "account": str(i), "code": f"C{i}"} for i in range(1, players + 1)]
-    scenario.write_text(yaml.safe_dump({"game": {"number": 1}, "seed": 1, "players": people}), encoding="utf-8")
-    game = tmp / "warlord"
-    folder = GameFolder.create(ROOT / "rulesets" / "warlord.rules", game, scenario, None)
+    folder = new_game(tmp, players, 1)
     rng = random.Random(1)
-    turns = []
-    for turn in (1, 2):
-        # Both turns' orders name the starting divisions: on turn 2 some have fallen, and their lines are refused.
-        state = yaml.safe_load((folder.turns_dir / "turn-000" / "state.yaml").read_text(encoding="utf-8"))
-        cols = state["Division"]["columns"]
-        units: dict[str, list[int]] = {}
-        for row in state["Division"]["rows"]:
-            rec = dict(zip(cols, row, strict=True))
-            units.setdefault(str(rec["owner"]), []).append(int(rec["number"]))
-        mail = []
-        for i in range(1, players + 1):
-            lines = ["WL-1", f"{i} C{i}", *(f"A {n} {rng.randint(1, 8)}" for n in units.get(str(i), []))]
-            if turn == 1:
-                lines += [f"C {i} 1"] * 3
-            path = tmp / f"mail-{turn}-{i}.txt"
-            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-            mail.append(path)
-        turns.append(mail)
-    compare("warlord", game, turns, repeat, tmp)
+    # Both turns' orders name the starting divisions: on turn 2 some have fallen, and their lines are refused.
+    start = folder.turns_dir / "turn-000" / "state.yaml"
+    turns = [random_moves(start, tmp, turn, players, rng) for turn in (1, 2)]
+    compare("warlord", folder.root, turns, repeat, tmp)
 
 
 def main() -> None:

@@ -84,6 +84,7 @@ import time
 from pathlib import Path
 
 import yaml
+from warlord_game import new_game
 
 from rulesdsl.game.folder import GameFolder, _schema, read_yaml, yaml_bytes
 from rulesdsl.game.schemafit import fits
@@ -286,12 +287,8 @@ def main() -> None:
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
-        scenario = base / "scenario.yaml"
-        players = [{"name": f"Player {i}", "account": str(i), "code": f"C{i}"} for i in range(1, args.players + 1)]
-        scenario.write_text(yaml.safe_dump({"game": {"number": 1}, "seed": args.seed, "players": players}),
-                            encoding="utf-8")
         wall, cpu = time.perf_counter(), time.process_time()
-        folder = GameFolder.create(RULES, base / "game", scenario, None)
+        folder = new_game(base, args.players, args.seed)
         print(f"new: {time.perf_counter() - wall:.2f} s wall, {time.process_time() - cpu:.2f} s CPU, "
               f"peak {peak_mb():.0f} MB")
         if args.divisions:
