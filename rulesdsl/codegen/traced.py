@@ -4,7 +4,7 @@ Only `emit(program, trace=True)` comes here; the normal build never does, so its
 byte. The traced build runs the same rules in the same order: each traced statement evaluates its target once
 (bound to a `_t*` local, a name no user name can take: those are prefixed, codegen/names.py), asks the recorder
 for the old value, runs the statement as the normal build writes it, then tells the recorder what changed. The
-recorder (rulesdsl/review/trace.py) reads the new value itself, and knows from the game what the engine is doing.
+recorder (rulesdsl/game/trace.py) reads the new value itself, and knows from the game what the engine is doing.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ def read_key(em: Emitter, e: ir.MapGet, default: str) -> str | None:
 
 def record(fields: list[tuple[str, str]]) -> str:
     """A record made while a report may be written: each field's value begun and ended, so that the recorder
-    knows what each was worked out from (review/trace.py's `begin`, `end`, `rec`)."""
+    knows what each was worked out from (game/trace.py's `begin`, `end`, `rec`)."""
     return "g.trace.rec({" + ", ".join(f"{k!r}: {value(v)}" for k, v in fields) + "})"
 
 

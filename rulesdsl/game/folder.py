@@ -313,7 +313,7 @@ class GameFolder:
         return spec, str(module.__file__)
 
     def load_game(self, traced: bool = False) -> Game:
-        """The newest turn's game; `traced`: loaded with the traced build's spec, to be recorded (review/trace.py)."""
+        """The newest turn's game; `traced`: loaded with the traced build's spec, to be recorded (game/trace.py)."""
         spec, module_file = self.load_spec(traced)
         turn = self.latest_turn()
         what = f"turns/{turn_name(turn)}/state.yaml"
@@ -433,7 +433,7 @@ class GameFolder:
         its parent) and nothing in the game folder changes. `progress` is told of each stage: the state loaded,
         the turn's phases, each report written, the state saved. With `wait`, a lock held by another
         command is waited for (disk.GameLock). With `trace`, the turn runs the ruleset's traced build and writes
-        what it did, rule by rule, to the turn folder's trace.jsonl (review/trace.py); nothing else it writes
+        what it did, rule by rule, to the turn folder's trace.jsonl (game/trace.py); nothing else it writes
         differs."""
         self.latest_turn()  # not a game folder: say so before making a lock file in it
         with GameLock(self.root / LOCK_NAME, wait=wait):
@@ -517,7 +517,7 @@ class GameFolder:
         game = self.load_game(traced=trace)
         recorder = None
         if trace:
-            from rulesdsl.review.trace import traced  # a turn not traced never imports it
+            from rulesdsl.game.trace import traced  # a turn not traced never imports it
 
             recorder = traced(game).trace
         laps.mark("load")
@@ -594,7 +594,7 @@ class GameFolder:
             progress.stage("saving the state")
             staging.write("state.yaml", yaml_bytes(dump(game)))
             if recorder is not None:
-                from rulesdsl.review.trace import FILE_NAME
+                from rulesdsl.game.trace import FILE_NAME
 
                 staging.write(FILE_NAME, recorder.lines())
             laps.mark("save")

@@ -2,7 +2,7 @@
 
 The answer is the chain of changes that made the value this turn, in the order they happened: each with its
 `.rules` file:line and the line's text, its rule, the order or phase being carried out, the table rows and
-chance draws of its step before it (review/trace.py says what a step is), and the values its step read before
+chance draws of its step before it (game/trace.py says what a step is), and the values its step read before
 it, each with the change that made it earlier in the turn. A report line is answered by what it shows: a news
 item or a message is the rule that said it and what its step changed and read before; any other line, the
 values of the report's data (reports/ACCOUNT-name.json) the line read when rendered (review/shown.py), each
@@ -26,10 +26,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from rulesdsl.game import trace
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.folder import GameFolder, read_yaml, turn_name
 from rulesdsl.game.names import report_base
-from rulesdsl.review import trace
 from rulesdsl.review.shown import line_sources
 
 _DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")

@@ -85,7 +85,7 @@ class Standing:
 class Unrecorded:
     """What a ruleset's traced build (codegen/traced.py) tells `g.trace`, where no turn is being recorded: each
     call does only what the normal build does. A traced module's functions and checks also run where a game
-    is loaded or judged outside a recorded turn (a field's `where` at load); review/trace.py's Recorder is
+    is loaded or judged outside a recorded turn (a field's `where` at load); game/trace.py's Recorder is
     the one that records."""
 
     @staticmethod
@@ -120,7 +120,7 @@ class Unrecorded:
 class Game:
     """The live state of one game while a turn is processed; generated code calls it as `g`."""
 
-    trace: Any = Unrecorded  # a traced build's recorder (review/trace.py) while a turn is recorded
+    trace: Any = Unrecorded  # a traced build's recorder (game/trace.py) while a turn is recorded
 
     def __init__(self, spec: RulesetSpec, module_file: str = "") -> None:
         self.spec = spec

@@ -19,8 +19,8 @@ from rulesdsl.codegen.emit import generate
 from rulesdsl.compiler import check_path, load_module
 from rulesdsl.game.errors import GameError
 from rulesdsl.game.folder import GameFolder
+from rulesdsl.game.trace import FILE_NAME, traced
 from rulesdsl.review.explain import explain
-from rulesdsl.review.trace import FILE_NAME, traced
 from tests.golden import harness
 from tests.unit.rulestools import Loaded, write_ruleset
 
