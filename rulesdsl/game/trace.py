@@ -21,11 +21,12 @@ bytes):
                                                             and again only when it has changed since); a
                                                             list or map of more than READ_ITEMS items:
                                                             "size": N instead of its value
-    {"ev": "shown", "player": ACCOUNT, "values": [[DATA, [P...], DIRECT(, COUNT)], ...]}
+    {"ev": "shown", "player": ACCOUNT, "values": [[DATA, [P...], DIRECT, COUNT(, ROWS)], ...]}
                                    what each value of a player's report was worked out from: DATA a path of the
                                    report's data (`$.controlled[2].troops`), P the state values read for it
-                                   (the first SHOWN_READS; COUNT how many in all where there were more),
-                                   DIRECT whether the report shows the one value read as it is
+                                   (the first SHOWN_READS; COUNT how many in all), DIRECT whether the report
+                                   shows the one value read as it is, ROWS the table rows read for it, each
+                                   [TABLE, [KEY...], ROW, SECRET]
 DOING is {"order": TEXT, "kind": KIND, "player": ACCOUNT, "line": LINE} (LINE: of the player's mail; 0 for an
 order on file) or {"what": "phase combat"}; a record without one was made doing what its step began doing. A
 step is what the table reads and draws of a change belong to: an order carried out, a phase, or one round of a
@@ -219,18 +220,22 @@ class Recorder:
 
     def _sources(self, path: str, reads: list[tuple[Any, str, Any, Any]], value: Any) -> list[Any]:
         """The `shown` entry of the report's value at `path`: the state values read for it, the first SHOWN_READS
-        of them (and how many in all, where there were more: a Warlord map is worked out from 2,000 sectors)."""
+        of them (and how many in all: a Warlord map is worked out from 2,000 sectors), and the table rows read
+        for it (Warlord's rank letters: a table no turn reads, that only the report does)."""
         first: dict[tuple[int, str, Any], tuple[Any, str, Any, Any]] = {}
+        rows: dict[str, list[Any]] = {}
         for r in reads:
-            first.setdefault((id(r[0]), r[1], None if r[2] is None else r[2]._key), r)
-            if len(first) > SHOWN_READS:
-                break
+            if r[0] is None:  # a table's row: (None, table, (key, secret), row)
+                row = [r[1], enc(r[2][0]), enc(r[3]), r[2][1]]
+                rows.setdefault(repr(row), row)
+            elif len(first) <= SHOWN_READS:
+                first.setdefault((id(r[0]), r[1], None if r[2] is None else r[2]._key), r)
         kept = list(first.values())[:SHOWN_READS]
         total = len(first) if len(first) <= SHOWN_READS else \
-            len({(id(o), n, None if k is None else k._key) for o, n, k, _ in reads})
+            len({(id(o), n, None if k is None else k._key) for o, n, k, _ in reads if o is not None})
         paths = [self._field_path(o, n, key) for o, n, key, _ in kept]
-        direct = total == 1 and value is not None and to_data(kept[0][3]) == to_data(value)
-        return [path, paths, direct] + ([total] if total > SHOWN_READS else [])
+        direct = total == 1 and not rows and value is not None and to_data(kept[0][3]) == to_data(value)
+        return [path, paths, direct, total] + ([list(rows.values())] if rows else [])
 
     def _shown(self, value: Any, path: str, out: list[list[Any]]) -> bool:
         """Adds to `out` what each value under `value` (at the report data's `path`) was worked out from: for
@@ -297,7 +302,10 @@ class Recorder:
                   "doing": self.doing()})
 
     def table(self, name: str, key: tuple[Any, ...], row: Any, secret: bool) -> Any:
-        self.add({"ev": "table", "table": name, "key": enc(key), "row": enc(row), "secret": secret})
+        if self.frames:
+            self.frames[-1].append((None, name, (key, secret), row))
+        else:
+            self.add({"ev": "table", "table": name, "key": enc(key), "row": enc(row), "secret": secret})
         return row
 
     def drew(self, at: At, func: str, stream: str, secret: bool, fn: Callable[..., Any], *args: Any) -> Any:

@@ -358,19 +358,22 @@ def report_of(root: Path, turn: Turn, account: str) -> tuple[dict[str, Any], lis
 
 class Source(NamedTuple):
     """What one value of a report was worked out from (the trace's `shown` record): the state values read for
-    it (the first trace.SHOWN_READS), whether the report shows the one value read as it is, and how many were
-    read in all."""
+    it (the first trace.SHOWN_READS), whether the report shows the one value read as it is, how many were
+    read in all, and the table rows read for it (each {table, key, row, secret}, as a `table` record)."""
 
     paths: tuple[str, ...]
     direct: bool
     total: int
+    rows: tuple[dict[str, Any], ...] = ()
 
 
 def sources(turn: Turn, account: str) -> dict[str, Source]:
     """Each value of the player's report that was worked out from the state, by its path in the report's data."""
     for r in turn.records:
         if r.get("ev") == "shown" and r.get("player") == account:
-            return {v[0]: Source(tuple(v[1]), bool(v[2]), int(v[3]) if len(v) > 3 else len(v[1]))
+            return {v[0]: Source(tuple(v[1]), bool(v[2]), int(v[3]),
+                                 tuple({"ev": "table", "table": t, "key": k, "row": row, "secret": secret}
+                                       for t, k, row, secret in (v[4] if len(v) > 4 else ())))
                     for v in r["values"]}
     return {}
 
@@ -796,15 +799,19 @@ def _line_answer(view: ReportView, n: int, turn: Turn, account: str, viewer: Vie
             continue
         seen = [p for p in src.paths if viewer.sees(p)]
         whose = "" if holder == d else f" (part of {holder})"
+        # A table's key may be a value the player does not see (a bucket's exact amount): rows are told to a
+        # player only where every value they were worked out with is theirs to see.
+        told = viewer.gm or len(seen) == src.total
+        rows = "".join(f"; using {viewer.use(r)}" for r in src.rows) if told else ""
         if src.direct and seen:
             lines.append(f"  - {d}{whose}: the value of {seen[0]}")
-        elif seen:
+        elif seen or (rows and src.total == 0):
             more = src.total - len(seen)
-            lines.append(f"  - {d}{whose}: worked out from {', '.join(seen)}" +
+            lines.append(f"  - {d}{whose}: worked out from " + (", ".join(seen) or "no value of the game") +
                          (f" and {more} more value(s)" if more > 0 and viewer.gm else
-                          " and values you do not see" if more > 0 else ""))
+                          " and values you do not see" if more > 0 else "") + rows)
         else:
-            lines.append(f"  - {d}{whose}: worked out by the report from values you do not see")
+            lines.append(f"  - {d}{whose}: worked out by the report from values you do not see" + rows)
         explained += [p for p in seen if p not in explained]
     if fixed:
         lines.append(f"  - {', '.join(fixed)}: {'a value' if len(fixed) == 1 else 'values'} no rule changes "

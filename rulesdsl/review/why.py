@@ -172,6 +172,10 @@ def _line_causes(side: _Side, f: FileChange, read: tuple[Turn, ReportView, str] 
         return said, []
     paths = view.state_paths(number - 1)
     found: list[Cause] = []
+    for d, _, src in view.values(number - 1):  # a table row read while the report was written
+        for r in src.rows if src is not None else ():
+            row = f"table {r['table']}[{', '.join(show(k) for k in r['key'])}] = {show(r['row'])}"
+            found.append(Cause(("report", d, row), f"{d}: {row}, read as the report was written"))
     for k in view.orders(number - 1):  # an order's line: what the order changed, value by value
         found += [Cause(c.key, f"{c.key[2]}: {c.text}") for c in order_causes(turn, account,
                                                                             view.data["orders"]["used"][k])]

@@ -347,7 +347,7 @@ def test_a_read_is_recorded_once_a_step_and_each_report_value_by_what_it_read(tm
     assert len(paths) == len(set(paths))  # none read twice in its step with the same value
     g.own_report(g.all_players[0])
     shown = [r for r in g.trace.records if r["ev"] == "shown"]
-    assert shown == [{"ev": "shown", "player": "1", "values": [["$.cash", ["$.players[0].cash"], True]]}]
+    assert shown == [{"ev": "shown", "player": "1", "values": [["$.cash", ["$.players[0].cash"], True, 1]]}]
 
 
 def test_a_nested_record_line_is_answered_by_the_value_it_shows(covert: Path,
@@ -431,3 +431,28 @@ def test_every_line_of_every_report_is_answered_and_a_player_reads_no_other_play
         assert len(own) > 60 and len(_every_line(covert, 3, account, gm=True)) == len(own)
         others = {m for answer in own for m in re.findall(r"\$\.players\[(\d+)\]", answer)} - {str(i)}
         assert not others, (account, others)
+
+
+def test_a_table_row_read_for_the_report_is_what_the_line_was_made_with(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A table the report reads, and no turn (Warlord's rank letters): its row is the line's provenance, and a
+    diff of the rules that change the row shows it on each side."""
+    table = 'table label(n: int) -> text { below 5: "few", from 5: "many" }\n'
+    rules = SMALL.replace("  cash = me.cash\n", "  cash = me.cash\n  bulk = label(amount(me.cash))\n")
+    rules = rules.replace("orders {", table + "orders {", 1)
+    template = "Cash {{ cash }}\nSize {{ bulk }}\n"
+    old = write_ruleset(tmp_path / "old", rules, template, "s")
+    new = write_ruleset(tmp_path / "new", rules.replace('from 5: "many"', 'from 5: "lots"'), template, "s")
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text('players:\n  - {name: Ann, account: "1", code: A}\n', encoding="utf-8")
+    root = tmp_path / "g"
+    folder = GameFolder.create(old, root, scenario, None)
+    mail = tmp_path / "ann.txt"
+    mail.write_text("1\nA\nM,B,2\n", encoding="utf-8")
+    folder.process_turn([mail], trace=True)
+    answer = explain(root, 1, "Size many", player="1")
+    assert '$.bulk: worked out from $.players[0].cash; using table label[8] = "many"' in answer
+    assert main(["diff", str(old), str(new), "--game", str(root)]) == 1
+    out = capsys.readouterr().out
+    assert ('-Size many\n#   $.bulk: table label[8] = "many", read as the report was written\n'
+            '+Size lots\n#   $.bulk: table label[8] = "lots", read as the report was written\n') in out
