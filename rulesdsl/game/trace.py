@@ -8,7 +8,7 @@ a plain engine.Game: a turn without --trace runs exactly the code it ran before.
 
 The file, one JSON object a line, in the order things happened (no timestamps: the same turn writes the same
 bytes):
-    {"trace": 1, "ruleset": TITLE, "source": FILE, "turn": N, "unit": "day"}     the head
+    {"trace": FORMAT, "ruleset": TITLE, "source": FILE, "turn": N, "unit": "day"}     the head
     {"ev": "step", "step": K, "at": [FILE, LINE, RULE], "about": KEY, "doing": DOING}
     {"ev": "change", "step": K, "op": "set"|"clear"|"made"|"destroyed"|"cost"|"refund"|"budget",
      "path": "$.Country.MEX.troops", "old": V, "new": V, "at": [...], "doing": DOING}
@@ -29,8 +29,8 @@ bytes):
                                    [TABLE, [KEY...], ROW, SECRET]
 DOING is {"order": TEXT, "kind": KIND, "player": ACCOUNT, "line": LINE} (LINE: of the player's mail; 0 for an
 order on file) or {"what": "phase combat"}; a record without one was made doing what its step began doing. A
-step is what the table reads and draws of a change belong to: an order carried out, a phase, or one round of a
-loop at the top of a phase (one country's combat).
+step is what the table reads, draws and reads of values of a change belong to: an order carried out, a phase,
+or one round of a loop at the top of a phase (one country's combat).
 
 Reads are recorded only of fields some rule writes (codegen/traced.py's `written`): a value no rule changes is
 no answer to "why". While a report is written, the reads are not records of their own: each value of the
