@@ -4,7 +4,7 @@ The report is rendered again from its stored data, the data wrapped in proxies t
 (a str, number, bool or None taken out of a record or a list) by its JSON path (`$.controlled[2].troops`).
 Jinja yields the text in chunks, in order; the leaves read since the chunk before are the ones that made this
 chunk (printed in it, or tested by the `if` that chose it), so they are shown by the line(s) it lands on.
-That is a fact of this render, not a guess from the numbers and names in the text (explain.line_paths).
+That is a fact of this render, not a guess from the numbers and names in the text (as explain made before).
 A top-level leaf (`cash`), which Jinja looks up once at the start, is noted where it is used (_recording).
 """
 
@@ -20,7 +20,9 @@ from typing import Any, SupportsIndex
 import jinja2
 from jinja2.runtime import LoopContext, missing
 
-__all__ = ["Shown", "line_sources", "normalise"]
+from rulesdsl.runtime.report import normalise
+
+__all__ = ["Shown", "line_sources"]
 
 
 @dataclass(frozen=True)
@@ -214,11 +216,6 @@ class _List(list[Any]):
         return list.__repr__(self)
 
     __str__ = __repr__
-
-
-def normalise(text: str) -> str:
-    """The text as runtime.report.render writes it: no trailing blanks, one newline at the end."""
-    return "\n".join(line.rstrip() for line in text.splitlines()).rstrip("\n") + "\n"
 
 
 def _recording(template: jinja2.Template, tops: dict[str, Any], reads: _Reads) -> jinja2.Template:

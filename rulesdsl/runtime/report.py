@@ -174,6 +174,10 @@ def _template(spec: RulesetSpec) -> jinja2.Template:
 def render(spec: RulesetSpec, data: dict[str, Any], template: jinja2.Template | None = None) -> str:
     """The report's text. `template` is the ruleset's template already compiled (the compiler caches it:
     rulesdsl.compiler.load_template); without it, the template is compiled here."""
-    text = (template or _template(spec)).render(**data)
-    # Reviewers diff these: no trailing blanks, one newline at the end.
+    return normalise((template or _template(spec)).render(**data))
+
+
+def normalise(text: str) -> str:
+    """A rendered report's text as it is written: no trailing blanks, one newline at the end (reviewers diff
+    these)."""
     return "\n".join(line.rstrip() for line in text.splitlines()).rstrip("\n") + "\n"

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from rulesdsl.compiler import load_template
 from rulesdsl.game.folder import GameFolder
-from rulesdsl.review.shown import Shown, line_sources, normalise
-from rulesdsl.runtime.report import template_env
+from rulesdsl.review.shown import Shown, line_sources
+from rulesdsl.runtime.report import normalise, template_env
 from tests.golden import harness
 
 # One or two quick golden games a ruleset: those that show what the fact tests below read.
