@@ -58,9 +58,43 @@ def play(job: GameJob, spec: RulesetSpec | None = None) -> GameResult:
     return _Play(job, spec or loaded, module_file).run()
 
 
-def reason_shape(reason: str) -> str:
-    """A refusal's reason with its numbers as `#`: the refusals of one rule counted together."""
+def reason_shape(reason: str, names: Names | None = None) -> str:
+    """A refusal's reason with its numbers as `#` and the names of the game's things and players as `<Thing>`
+    (`<Country> is not adjacent to <Country>`): the refusals of one rule counted together."""
+    if names is not None:
+        reason = names.fold(reason)
     return _NUMBER.sub("#", reason)
+
+
+_CODE = re.compile(r"[A-Z0-9]*[A-Z][A-Z0-9]*")
+
+
+class Names:
+    """The words a refusal may name a game's instance by, each with the thing it names: every keyed thing's
+    `name` and its key where that is a code (`MEX`, `S12`: capitals and digits, a word no sentence holds
+    otherwise), and every player's name. The longest is matched first (`Eastern United States` before
+    `United States`), whole words only."""
+
+    def __init__(self, g: Game) -> None:
+        found: dict[str, str] = {}
+        for t in g.spec.things:
+            if t.numbered:
+                continue
+            for x in g.all.get(t.name, []):
+                name = getattr(x, "name", None)
+                for word in (name, x._key if _CODE.fullmatch(x._key) and len(x._key) > 1 else None):
+                    if isinstance(word, str) and word.strip():
+                        found.setdefault(word, t.name)
+        for p in g.all_players:
+            found.setdefault(p.name, "Player")
+        self.kinds = found
+        words = sorted(found, key=lambda w: (-len(w), w))
+        self.pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)") if words else None
+
+    def fold(self, text: str) -> str:
+        if self.pattern is None:
+            return text
+        return self.pattern.sub(lambda m: f"<{self.kinds[m.group(0)]}>", text)
 
 
 class _Play:
@@ -77,6 +111,7 @@ class _Play:
         # What has already been found in this game: a broken invariant or a leaking declaration shows again in
         # most later turns, and a rule that refuses without a reason in most of its refusals. The first says it.
         self.found: set[tuple[str, Any]] = set()
+        self.names: Names | None = None  # the game's names, folded out of refusals (`reason_shape`)
 
     def problem(self, kind: str, turn: int, text: str, key: Any = None) -> None:
         """Records a problem; one with a `key` only the first time that key is met in the game."""
@@ -102,6 +137,7 @@ class _Play:
             self.problem(CRASH, 0, f"game {self.job.index} (seed {self.job.seed}) was not made: {_error(e)}")
             return self.result
         self.result.seats = len(g.all_players)
+        self.names = Names(g)
         self.invariants(g, 0)
         for turn in range(g.turn + 1, g.turn + 1 + self.job.turns):
             if g.game_over:
@@ -199,7 +235,7 @@ class _Play:
             self.problem(NO_REASON, turn, f"{p.account}: line {line} \"{text}\" was refused without a reason "
                                           f"(game {self.job.index}, seed {self.job.seed})", key=keyword)
             return
-        shape = reason_shape(str(reason))
+        shape = reason_shape(str(reason), self.names)
         self.result.refusals[shape] = self.result.refusals.get(shape, 0) + 1
 
     # ------------------------------------------------------------ invariants

@@ -177,7 +177,7 @@ class Stats:
             return ["Refusals: none"]
         total = sum(self.refusals.values())
         out = [f"Refusals by reason ({_plural(total, 'line')}, {_plural(len(self.refusals), 'reason')}; "
-               "numbers shown as #):"]
+               "numbers shown as #, names as <Thing>):"]
         shown = self.top_reasons()
         width = max(len(f"{n:,}") for _, n in shown)
         out += [f"  {n:>{width},}  {reason}" for reason, n in shown]

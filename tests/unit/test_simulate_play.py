@@ -11,8 +11,9 @@ import pytest
 import yaml
 
 from rulesdsl.compiler import load_module
+from rulesdsl.game.folder import GameFolder
 from rulesdsl.runtime.spec import HiddenSpec, InvariantSpec, RulesetSpec, SimulationSpec
-from rulesdsl.simulate.play import game_seed, play, reason_shape
+from rulesdsl.simulate.play import Names, game_seed, play, reason_shape
 from rulesdsl.simulate.results import CRASH, INVARIANT, LEAK, NO_REASON, GameJob, GameResult
 from tests.unit.rulestools import BASE, marked_line, write_ruleset
 
@@ -184,6 +185,18 @@ def test_a_refusal_without_a_reason_is_a_problem(tmp_path: Path) -> None:
 def test_reasons_are_counted_with_their_numbers_as_hashes() -> None:
     assert reason_shape("not enough cash: it costs 12 and you have 3.5") == "not enough cash: it costs # and you have #"
     assert reason_shape("you hold no S12") == "you hold no S#"
+
+
+def test_reasons_are_counted_with_the_games_names_as_their_things(tmp_path: Path) -> None:
+    """A country by its name or its code, a player by name: one rule's refusals are one row, whichever
+    countries they named. The longest name first; only whole words; a lower-case key is no code."""
+    folder = GameFolder.create(COVERT, tmp_path / "g", ROOT / "examples" / "covert" / "scenario.yaml", None)
+    names = Names(folder.load_game())
+    assert reason_shape("Eastern United States is not adjacent to MEX", names) == \
+        "<Country> is not adjacent to <Country>"
+    assert reason_shape("Spectre may send at most 4 troops from Peru", names) == \
+        "<Player> may send at most # troops from <Country>"
+    assert reason_shape("MEXICO and Perus and a PERson", names) == "MEXICO and Perus and a PERson"
 
 
 def test_one_report_a_turn_is_checked_against_its_schema_each_players_in_turn(

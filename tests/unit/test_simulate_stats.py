@@ -56,7 +56,8 @@ def test_orders_and_reasons() -> None:
     stats = collect([_game(0, 5, reasons=reasons), _game(1, 5)])
     text = stats.text()
     assert "  buy            2            0          2\n  move          20           10         10\n" in text
-    assert f"Refusals by reason ({sum(reasons.values()) + 1} lines, 26 reasons; numbers shown as #):\n" in text
+    assert (f"Refusals by reason ({sum(reasons.values()) + 1} lines, 26 reasons; numbers shown as #, names as "
+            "<Thing>):\n") in text
     assert "  30  reason 00\n" in text and "  11  reason 19\n" in text and "reason 20" not in text
     assert text.count("  reason ") == 20 and "  and 6 more reasons (41 lines)\n" in text
 
