@@ -89,6 +89,8 @@ class Emitter:
         self.trace = trace
         self.secret_fns = program.secret_functions if trace else frozenset()
         self.written = traced.written(program) if trace else frozenset()
+        self.round_procs = traced.rounds(program) if trace else frozenset()
+        self.round_depth = 0  # loops inside a step whose rounds are steps of their own, being written (traced)
         # While a phase's own statements are written (not a loop's body, not a branch's): a loop there starts a
         # step of the trace each round.
         self.phase_top = False
@@ -623,6 +625,13 @@ class Emitter:
                        f"{self.loop_condition(s.var, s.source, s.where)}])", s.line)
         elif isinstance(s, ir.For):
             src = self.loop_source(s.var, s.source, s.where)
+            # Traced: a round of a loop inside a step is a step of its own where it may change the state, so that
+            # what each change read and used is that of its round (a division's move, not the whole phase's).
+            outer = None
+            if self.trace and not top and traced.changes(self, s.body):
+                self.round_depth += 1
+                outer = traced.rounds_open(self, s.line, self.round_depth)
+                w.level += 1
             with self.block():
                 v = self.bind(s.var)
                 cond = self.loop_condition(s.var, s.source, s.where)
@@ -637,6 +646,8 @@ class Emitter:
                 with w.indent():
                     if top and self.trace:
                         traced.step(self, s.line, v)
+                    elif outer is not None:
+                        traced.round_step(self, s.line, v, outer)
                     item = s.source.ty.item if isinstance(s.source.ty, (T.ListT, T.SetT)) else None
                     if isinstance(item, T.ThingT) and item.name in self.numbered:
                         # The body, or a procedure it calls, may destroy an instance the loop has yet to reach.
@@ -644,6 +655,10 @@ class Emitter:
                         with w.indent():
                             w.line("continue")
                     self.stmts(s.body)
+            if outer is not None:
+                w.level -= 1
+                traced.rounds_close(self, s.line, outer)
+                self.round_depth -= 1
             if top and self.trace:
                 traced.step(self, s.line, None)  # what follows the loop is a step of its own
         elif isinstance(s, ir.NewStmt):

@@ -40,6 +40,55 @@ def written(program: ir.Program) -> frozenset[str]:
     return frozenset(out)
 
 
+def _changes_here(n: object, changing: frozenset[str] | set[str]) -> bool:
+    if isinstance(n, (ir.Assign, ir.Add, ir.Remove, ir.Clear)):
+        t = n.target
+        while isinstance(t, (ir.MapGet, ir.ListIndex)):
+            t = t.obj
+        return isinstance(t, ir.Field) and not isinstance(t.obj.ty, T.OrderT)
+    if isinstance(n, (ir.Destroy, ir.News, ir.Tell, ir.NewStmt, ir.New, ir.Run)):
+        return True
+    return isinstance(n, (ir.CallProc, ir.CallProcValue)) and n.proc in changing
+
+
+def _decides_here(n: object, deciding: set[str]) -> bool:
+    if isinstance(n, (ir.If, ir.TableGet)):
+        return True
+    if isinstance(n, ir.Builtin) and n.func in DRAWN:
+        return True
+    return isinstance(n, (ir.CallProc, ir.CallProcValue, ir.CallFn)) and \
+        (n.proc if not isinstance(n, ir.CallFn) else n.func) in deciding
+
+
+def rounds(program: ir.Program) -> frozenset[str]:
+    """The procedures whose calls make a loop's rounds worth a step each: they change the state or say
+    something, and read a table or draw, themselves or through what they call (a division's move by its
+    terrain's cost, a battle's losses by the dice): what a round used is then its own, not the whole phase's."""
+    changing: set[str] = set()
+    deciding: set[str] = set()
+    bodies = [(f.name, [f.body]) for f in program.functions] + [(p.name, list(p.body)) for p in program.procedures]
+    grew = True
+    while grew:
+        grew = False
+        for name, body in bodies:
+            nodes = list(ir.walk(body))
+            if name not in deciding and any(_decides_here(n, deciding) for n in nodes):
+                deciding.add(name)
+                grew = True
+            if name not in changing and any(_changes_here(n, changing) for n in nodes):
+                changing.add(name)
+                grew = True
+    return frozenset(changing & deciding)
+
+
+def changes(em: Emitter, body: tuple[ir.Stmt, ...] | list[ir.Stmt]) -> bool:
+    """Whether each round of a loop over `body` is a step of its own: the body may change the state or say
+    something, and reads a table or draws (an `add` to every sector a unit sees needs no step a sector)."""
+    nodes = list(ir.walk(list(body)))
+    worth = set(em.round_procs)
+    return any(_changes_here(n, worth) for n in nodes) and any(_decides_here(n, worth) for n in nodes)
+
+
 class Emitter(Protocol):
     """What the traced build reads of codegen/emit.py's Emitter, which calls it (named here, not imported, so
     that the two modules do not import each other)."""
@@ -49,6 +98,7 @@ class Emitter(Protocol):
     secret_fns: frozenset[str]
     ratio_tables: set[str]
     written: frozenset[str]
+    round_procs: frozenset[str]
 
     def ex(self, e: ir.Expr) -> str: ...
     def rt(self, name: str) -> str: ...
@@ -218,6 +268,26 @@ def step(em: Emitter, line: int, item: str | None) -> None:
     """A new step of a phase: its start, or one round of a loop at its top. The table rows and draws a change
     used are those of its step, before it."""
     em.w.line(f"g.trace.step({at(em, line)}, {item or 'None'})", line)
+
+
+def rounds_open(em: Emitter, line: int, depth: int) -> str:
+    """Before a loop inside a step whose rounds change the state: the step it is inside, kept (`_trN`) to go back
+    to when the loop is over, however it ends; the loop follows inside a `try`."""
+    name = f"_tr{depth}"
+    em.w.line(f"{name} = g.trace.inner()", line)
+    em.w.line("try:", line)
+    return name
+
+
+def round_step(em: Emitter, line: int, item: str, outer: str) -> None:
+    """One round of such a loop: a step of its own, inside the step the loop is in."""
+    em.w.line(f"g.trace.round({at(em, line)}, {item}, {outer})", line)
+
+
+def rounds_close(em: Emitter, line: int, outer: str) -> None:
+    em.w.line("finally:", line)
+    with em.w.indent():
+        em.w.line(f"g.trace.back({outer})", line)
 
 
 def table_wrappers(em: Emitter) -> None:

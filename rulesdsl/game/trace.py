@@ -10,6 +10,9 @@ The file, one JSON object a line, in the order things happened (no timestamps: t
 bytes):
     {"trace": FORMAT, "ruleset": TITLE, "source": FILE, "turn": N, "unit": "day"}     the head
     {"ev": "step", "step": K, "at": [FILE, LINE, RULE], "about": KEY, "doing": DOING}
+    {"ev": "step", "step": K, "at": [...], "about": KEY, "in": OUTER(, "doing": DOING)}     a round of a loop
+                                   inside step OUTER (its DOING when not OUTER's); a numbered thing's KEY is its
+                                   path (`$.Division.1.3`)
     {"ev": "change", "step": K, "op": "set"|"clear"|"made"|"destroyed"|"cost"|"refund"|"budget",
      "path": "$.Country.MEX.troops", "old": V, "new": V, "at": [...], "doing": DOING}
     {"ev": "change", "step": K, "op": "add"|"remove", "path": P, "item": V, "size": N, "at": [...], "doing": DOING}
@@ -30,7 +33,8 @@ bytes):
 DOING is {"order": TEXT, "kind": KIND, "player": ACCOUNT, "line": LINE} (LINE: of the player's mail; 0 for an
 order on file) or {"what": "phase combat"}; a record without one was made doing what its step began doing. A
 step is what the table reads, draws and reads of values of a change belong to: an order carried out, a phase,
-or one round of a loop at the top of a phase (one country's combat).
+one round of a loop at the top of a phase (one country's combat), or one round of a loop inside a step whose
+body changes the state and decides how (codegen/traced.py's `rounds`: a division's move).
 
 Reads are recorded only of fields some rule writes (codegen/traced.py's `written`): a value no rule changes is
 no answer to "why". While a report is written, the reads are not records of their own: each value of the
@@ -136,9 +140,34 @@ class Recorder:
             return
         self.steps += 1
         self.step_no = self.steps
-        self._read.clear()
+        self._read = {}
         doing = self._doings[self.step_no] = self.doing()
-        self.records.append({"ev": "step", "step": self.step_no, "at": list(at), "about": enc(about), "doing": doing})
+        self.records.append({"ev": "step", "step": self.step_no, "at": list(at), "about": self.about(about),
+                             "doing": doing})
+
+    def about(self, item: Any) -> Any:
+        """A round's item as its step names it: a numbered thing by its path (whose it is decides who may see
+        the round), anything else as the trace writes a value."""
+        return self.path(item) if isinstance(item, Numbered) else enc(item)
+
+    def inner(self) -> tuple[int, dict[tuple[int, str, Any], Any]]:
+        """The step a loop whose rounds are steps of their own is inside, to go back to after it (`back`)."""
+        return self.step_no, self._read
+
+    def round(self, at: At, about: Any, outer: tuple[int, Any]) -> None:
+        """One round of such a loop: a new step, inside the step `outer`."""
+        if self.closed:
+            return
+        self.step(at, about)
+        record = self.records[-1]
+        record["in"] = outer[0]
+        if record["doing"] == self._doings.get(outer[0]):
+            del record["doing"]  # as the step it is in: Warlord's turn makes thousands of rounds
+
+    def back(self, outer: tuple[int, dict[tuple[int, str, Any], Any]]) -> None:
+        """The loop is over: the records that follow are the step's it was inside again."""
+        if not self.closed:
+            self.step_no, self._read = outer
 
     def rd(self, obj: Any, attr: str, name: str) -> Any:
         """`obj.attr` (the field `name`), read by a rule: recorded, and returned."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -94,6 +94,47 @@ class Turn:
                 found = grid.name if grid is not None else None
             self._games["_grid"] = found
         return self._games["_grid"]
+
+    def doing_of(self, step: int | None) -> dict[str, Any]:
+        """What the engine was doing as step `step` began: its own, or (a round that says none) the step's it is
+        inside."""
+        while step is not None:
+            rec = self.steps.get(step) or {}
+            if "doing" in rec:
+                return rec["doing"] or {}
+            step = rec.get("in")
+        return {}
+
+    def chain(self, step: int) -> list[int]:
+        """Step `step` and the steps it is a round inside, innermost first."""
+        out: list[int] = []
+        here: int | None = step
+        while here is not None:
+            out.append(here)
+            here = (self.steps.get(here) or {}).get("in")
+        return out
+
+    def before_in(self, upto: int, step: int) -> Iterator[int]:
+        """The records that came before record `upto` in its step `step`, nearest first: the step's own, those
+        of the rounds it is inside (what their round did before this one began) and those of rounds inside it;
+        not a sibling round's (another division's move)."""
+        chain = self.chain(step)
+        top = chain[-1]
+        for i in range(upto - 1, -1, -1):
+            r = self.records[i]
+            if r.get("ev") == "step" and r.get("step") == top:
+                return
+            s = r.get("step")
+            if s in chain or self.within(s, step):
+                yield i
+
+    def within(self, step: int | None, outer: int) -> bool:
+        """Whether step `step` is `outer`, or a round of a loop inside it (at any depth)."""
+        while step is not None:
+            if step == outer:
+                return True
+            step = (self.steps.get(step) or {}).get("in")
+        return False
 
     def set_before(self, path: str, upto: int) -> int | None:
         """The index of the last change of `path` (or of the per-key value or numbered thing it is part of)
@@ -456,8 +497,8 @@ _CHANGES_SHOWN = 8  # of a news item's or a message's step, the nearest before i
 
 
 def _uses(turn: Turn, upto: int, step: int, listed: set[int], viewer: Viewer) -> list[str]:
-    """The table rows and draws of step `step` before record `upto`, each once in an answer, the nearest
-    _USES_SHOWN of them (a phase that is one step, as Warlord's movement, reads thousands).
+    """The table rows and draws of step `step` before record `upto` (Turn.before_in: with the rounds it is in and
+    those inside it), each once in an answer, the nearest _USES_SHOWN of them.
 
     A player is shown those of a step that is theirs alone: their own order, or one round of a phase's loop
     over a thing (a country's combat). A whole phase's step, or another player's order, reads rows and draws
@@ -467,12 +508,11 @@ def _uses(turn: Turn, upto: int, step: int, listed: set[int], viewer: Viewer) ->
     if not viewer.gm and (step_rec is None or not _own_step(step_rec, turn, viewer)):
         return []
     found = []
-    for i in range(upto - 1, -1, -1):
+    for i in turn.before_in(upto, step):
         r = records[i]
-        if r.get("ev") == "step" and r.get("step") == step:
-            break
-        if r.get("step") == step and r.get("ev") in ("table", "draw") and i not in listed:
-            found.append(i)
+        if r.get("ev") in ("table", "draw") and i not in listed and \
+                (viewer.gm or r["step"] == step or _own_step(turn.steps[r["step"]], turn, viewer)):
+            found.append(i)  # its step's, or a round's around or inside it that the viewer may read
     listed.update(found)
     out = [viewer.use(records[i]) for i in reversed(found[:_USES_SHOWN])]
     if len(found) > _USES_SHOWN and viewer.gm:
@@ -481,17 +521,13 @@ def _uses(turn: Turn, upto: int, step: int, listed: set[int], viewer: Viewer) ->
 
 
 def _reads(turn: Turn, upto: int, step: int, viewer: Viewer) -> list[str]:
-    """The values the rules read in step `step` before record `upto`, the nearest _READS_SHOWN of them (each
-    once, with the value it had then), each with where that value came from: the change that made it earlier
-    in the turn, or the turn's start. A player is shown only values they may see."""
+    """The values the rules read in step `step` before record `upto` (Turn.before_in), the nearest _READS_SHOWN
+    of them (each once, with the value it had then), each with where that value came from: the change that
+    made it earlier in the turn, or the turn's start. A player is shown only values they may see."""
     records = turn.records
     found: dict[str, int] = {}
-    for i in range(upto - 1, -1, -1):
+    for i in turn.before_in(upto, step):
         r = records[i]
-        if r.get("step") != step:
-            continue
-        if r.get("ev") == "step":
-            break
         if r.get("ev") == "read" and r["path"] not in found and viewer.sees(r["path"]):
             found[r["path"]] = i
             if len(found) == _READS_SHOWN:
@@ -505,19 +541,30 @@ def _reads(turn: Turn, upto: int, step: int, viewer: Viewer) -> list[str]:
             c = records[made]
             at = c["at"]
             where = f"{at[0]}:{at[1]}" if at[1] else str(at[0])
-            step_rec = turn.steps.get(c.get("step", 0)) or {}
-            origin = f"set at {where}, while {viewer.doing(c.get('doing') or step_rec.get('doing') or {}, turn)}"
+            origin = f"set at {where}, while {viewer.doing(_doing(turn, c), turn)}"
         value = show(records[i]["value"]) if "value" in records[i] else f"({records[i]['size']} items)"
         out.append(f"{path} = {value} ({origin})")
     return out
 
 
 def _own_step(step: dict[str, Any], turn: Turn, viewer: Viewer) -> bool:
-    doing = step.get("doing") or {}
+    """A step whose table rows and draws the player may read: their own order, or a round about something of
+    theirs or of nobody's (a country's combat, their own division), inside rounds they may read too. A whole
+    phase's step is about everyone."""
+    doing = turn.doing_of(step.get("step"))
     if "order" in doing:
         return bool(doing.get("player") == viewer.account)
-    about = step.get("about")
-    return about is not None and not isinstance(about, dict) and _public(about, turn, viewer)
+    here: dict[str, Any] | None = step
+    first = True
+    while here is not None:
+        about = here.get("about")
+        if about is None and first:
+            return False
+        if about is not None and not _public(about, turn, viewer):
+            return False
+        first = False
+        here = turn.steps.get(here["in"]) if "in" in here else None
+    return True
 
 
 def _what(r: dict[str, Any]) -> str:
@@ -562,26 +609,42 @@ def _at(r: dict[str, Any], turn: Turn) -> list[str]:
 
 def _step_line(r: dict[str, Any], steps: dict[int, dict[str, Any]], viewer: Viewer, turn: Turn) -> str:
     step = steps.get(r.get("step", 0))
-    doing = r.get("doing") or (step or {}).get("doing") or {}
+    doing = r.get("doing") or turn.doing_of(r.get("step"))
     said = f"    while {viewer.doing(doing, turn)}"
-    about = step.get("about") if step is not None else None
-    if about is not None and "order" not in doing and (viewer.gm or _public(about, turn, viewer)):
-        if isinstance(about, dict) and not viewer.gm:
-            said += f", in its round for your order {show(about['order'])}"
-        elif isinstance(about, dict):
-            said += f", in its round for order {show(about['order'])} of {turn.player_name(about.get('player'))}"
-        elif any(str(p.get("account")) == str(about) for p in turn.after.get("players", [])):
-            said += f", in its round for {turn.player_name(str(about))} (account {about})"
-        else:
-            said += f", in its round for {about if isinstance(about, str) else show(about)}"
+    # The rounds the record was made in, innermost first: a loop's round inside another's (a division's move in
+    # one player's turn of the movement), as far as the viewer may read them.
+    rounds = []
+    while step is not None:
+        about = step.get("about")
+        if about is not None and "order" not in turn.doing_of(step.get("step")):
+            if not (viewer.gm or _public(about, turn, viewer)):
+                break
+            rounds.append(_round_name(about, turn, viewer))
+        step = steps.get(step["in"]) if "in" in step else None
+    if rounds:
+        said += ", in its round for " + ", within its round for ".join(rounds)
     return said
 
 
+def _round_name(about: Any, turn: Turn, viewer: Viewer) -> str:
+    if isinstance(about, dict):
+        if not viewer.gm:
+            return f"your order {show(about['order'])}"
+        return f"order {show(about['order'])} of {turn.player_name(about.get('player'))}"
+    if any(str(p.get("account")) == str(about) for p in turn.after.get("players", [])):
+        return "you" if str(about) == viewer.account else f"{turn.player_name(str(about))} (account {about})"
+    return about if isinstance(about, str) else show(about)
+
+
 def _public(about: Any, turn: Turn, viewer: Viewer) -> bool:
-    """A loop's item a player may read: a thing's key or their own order; never a player (an account) nor
-    another player's order."""
+    """A loop's item a player may read: a thing's key, their own numbered thing, themselves, or their own
+    order; never another player (an account), another's numbered thing, nor another player's order."""
     if isinstance(about, dict):
         return about.get("player") == viewer.account
+    if viewer.gm or str(about) == viewer.account:
+        return True
+    if isinstance(about, str) and about.startswith("$."):
+        return viewer.sees(about)
     accounts = {str(p.get("account")) for p in turn.after.get("players", [])}
     return isinstance(about, (str, int)) and str(about) not in accounts
 
@@ -629,7 +692,7 @@ def _cause(turn: Turn, i: int, r: dict[str, Any], listed: set[int], gm: Viewer) 
 
 def _doing(turn: Turn, r: dict[str, Any]) -> dict[str, Any]:
     """What the engine was doing when record `r` was made: its own, or its step's."""
-    return r.get("doing") or (turn.steps.get(r.get("step", 0)) or {}).get("doing") or {}
+    return r.get("doing") or turn.doing_of(r.get("step"))
 
 
 def order_changes(turn: Turn, account: str, order: dict[str, Any]) -> list[int]:
@@ -656,8 +719,7 @@ def said_causes(turn: Turn, text: str, account: str | None) -> list[Cause]:
             continue
         at = r["at"]
         where = f"{at[0]}:{at[1]} ({at[2]})" if at[1] else f"{at[0]} ({at[2]})"
-        step = turn.steps.get(r.get("step", 0)) or {}
-        doing = gm.doing(r.get("doing") or step.get("doing") or {}, turn)
+        doing = gm.doing(_doing(turn, r), turn)
         uses = _uses(turn, i, r["step"], listed, gm)
         said = "news" if r["to"] is None else "a message"
         out.append(Cause((where, said, doing, *uses), f"{where}, {doing}: {said}"

@@ -388,6 +388,14 @@ def test_a_line_of_values_the_player_does_not_see_is_not_explained_to_them(tmp_p
     assert "$.forces[2].size: the value of $.Division.1.3.regiments" in row
     assert "$.forces[2].sector: the value of $.Division.1.3.sector" in row
     assert "20 -> 18, at warlord.rules:653 (procedure take_losses)" in row
+    # The loss is told in its own round: the division's, within Ann's turn of the battle at 00805; to Ann with
+    # her own division's values, to the GM with the enemy's and the dice too.
+    loss = explain(root, 1, "$.Division.1.3.regiments", player="1")
+    assert "in its round for $.Division.1.3, within its round for you, within its round for 00805" in loss
+    assert "reading $.Division.1.3.regiments = 20 (as the turn began)" in loss and "$.Division.2." not in loss
+    gm_loss = explain(root, 1, "$.Division.1.3.regiments")
+    assert "within its round for Ann (account 1), within its round for 00805" in gm_loss
+    assert "$.Division.2.3.rank" in gm_loss and "$.world.dice" in gm_loss
     spotted = explain(root, 1, "00501 player 2: 5", player="1")
     assert "$.spotted[0].forces: worked out by the report from values you do not see" in spotted
     assert "$.Division.2." not in spotted
