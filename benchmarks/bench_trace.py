@@ -12,11 +12,11 @@ Warlord: bench_warlord.py's game (generated world, 100 players, the starting 750
 turns, every player moving each division in a random direction (and on turn 1 building in its home city).
 
 Figures on this machine (2 cores, Python 3.11), `python benchmarks/bench_trace.py --repeat 3`, best CPU of 3,
-with reads and each report value's sources recorded (trace format 2), two runs:
-  covert, days 1-5:   off 0.025-0.038 s, --trace +16% to +25% (engine +1 ms); trace 119-128 kB a day
-  warlord, turns 1-2: off 1.18-1.32, 1.47-1.55 s; --trace 2.46-2.54, 2.65-2.69 s (+73% to +116%; engine
-                      +0.42 to +0.48 s, the rest the reports' values worked out with their reads, and the
-                      trace's writing); trace 13.3-13.4, 14.7-14.8 MB
+with reads, each report value's sources, and the rounds of loops inside steps recorded (trace format 2):
+  covert, days 1-5:   off 0.030-0.034 s, --trace +17% to +31% (engine +1-2 ms); trace 121-129 kB a day
+  warlord, turns 1-2: off 1.21, 1.37 s; --trace 2.45, 2.75 s (+104%, +102%; engine +0.57, +0.64 s, the rest
+                      the reports' values worked out with their reads, and the trace's writing); trace 15.7,
+                      17.4 MB. Before rounds were steps: engine +0.42 to +0.48 s, 13.3-13.4 and 14.7-14.8 MB.
 Before reads were recorded (format 1): covert +4% to +11%, 42-50 kB a day; warlord +16%, +18%, 6.5, 7.3 MB.
 Off is today's turn: `python benchmarks/bench_warlord.py --turns 2`, main before the trace and this branch
 alternated, CPU of turns 1 and 2: main 1.67, 1.84 and 1.44, 1.60 s; with the trace in 1.55, 1.53 and 1.46,

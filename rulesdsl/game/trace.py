@@ -83,6 +83,23 @@ def enc(value: Any) -> Any:
     return str(value)
 
 
+class _Round:
+    """A round of a loop inside a step, not written until it records something other than reads: Warlord's turn
+    begins 37,000 rounds, most of which (a sector seen again) change nothing."""
+
+    __slots__ = ("doing", "number", "outer", "reads", "record")
+
+    def __init__(self, record: dict[str, Any], outer: int | _Round, doing: dict[str, Any]) -> None:
+        self.record = record
+        self.outer = outer
+        self.doing = doing
+        self.reads: list[dict[str, Any]] = []
+        self.number: int | None = None
+
+
+Context = tuple["int | _Round", dict[tuple[int, str, Any], Any]]
+
+
 class Recorder:
     """What the traced module tells it, as records; `closed` once the turn is over (reports read tables too)."""
 
@@ -97,6 +114,7 @@ class Recorder:
         # The values read in this step, by (object, field, key): the value last recorded, so that a value read
         # again is recorded again only when it has changed (Warlord's movement reads each unit many times).
         self._read: dict[tuple[int, str, Any], Any] = {}
+        self._round: _Round | None = None  # the round the records now belong to, while it is not written yet
         # While a report is written: the reads of each value being worked out, innermost last (`begin`/`end`)
         # and the values worked out, waiting for the record they belong to (`rec`). Empty otherwise.
         self.frames: list[list[tuple[Any, str, Any, Any]]] = []
@@ -128,16 +146,45 @@ class Recorder:
         return f"$.{obj.TYPE}.{obj._key}"
 
     def add(self, record: dict[str, Any]) -> None:
-        if not self.closed:
-            record["step"] = self.step_no
-            if "doing" in record and record["doing"] == self._doings.get(self.step_no):
-                del record["doing"]  # as its step's: most records are, and Warlord's turn writes 50,000 of them
-            self.records.append(record)
+        if self.closed:
+            return
+        if self._round is not None:
+            if record["ev"] == "read":
+                self._round.reads.append(record)  # kept with its round, written only if the round is
+                return
+            self._write(self._round)
+        record["step"] = self.step_no
+        if "doing" in record and record["doing"] == self._doings.get(self.step_no):
+            del record["doing"]  # as its step's: most records are, and Warlord's turn writes 50,000 of them
+        self.records.append(record)
+
+    def _write(self, r: _Round) -> None:
+        """A round is written, with the rounds it is in first and the reads it kept, and becomes the step."""
+        if r.number is None:
+            if isinstance(r.outer, _Round):
+                self._write(r.outer)
+            outer = r.outer.number if isinstance(r.outer, _Round) else r.outer
+            assert outer is not None
+            self.steps += 1
+            r.number = self.steps
+            self._doings[r.number] = r.doing
+            r.record.update(step=r.number, **{"in": outer})
+            if r.doing != self._doings.get(outer):
+                r.record["doing"] = r.doing  # otherwise as the step it is in: most rounds are
+            self.records.append(r.record)
+            for read in r.reads:
+                read["step"] = r.number
+                self.records.append(read)
+            r.reads = []
+        self.step_no = r.number
+        self._round = None
 
     # ------------------------------------------------------------ what the traced module calls
     def step(self, at: At, about: Any) -> None:
         if self.closed:
             return
+        if self._round is not None:
+            self._write(self._round)  # an order carried out inside a round: the round is where it was
         self.steps += 1
         self.step_no = self.steps
         self._read = {}
@@ -150,24 +197,31 @@ class Recorder:
         the round), anything else as the trace writes a value."""
         return self.path(item) if isinstance(item, Numbered) else enc(item)
 
-    def inner(self) -> tuple[int, dict[tuple[int, str, Any], Any]]:
-        """The step a loop whose rounds are steps of their own is inside, to go back to after it (`back`)."""
-        return self.step_no, self._read
+    def inner(self) -> Context:
+        """Where the records now go (a step, or a round not written yet) and the reads of it, to go back to
+        after a loop whose rounds are steps of their own, or after an order (`back`)."""
+        return (self._round if self._round is not None else self.step_no), self._read
 
-    def round(self, at: At, about: Any, outer: tuple[int, Any]) -> None:
-        """One round of such a loop: a new step, inside the step `outer`."""
+    def round(self, at: At, about: Any, outer: Context) -> None:
+        """One round of such a loop: a step inside `outer`, written when it records more than reads."""
         if self.closed:
             return
-        self.step(at, about)
-        record = self.records[-1]
-        record["in"] = outer[0]
-        if record["doing"] == self._doings.get(outer[0]):
-            del record["doing"]  # as the step it is in: Warlord's turn makes thousands of rounds
+        self._round = _Round({"ev": "step", "step": 0, "at": list(at), "about": self.about(about)}, outer[0],
+                             self.doing())
+        self._read = {}
 
-    def back(self, outer: tuple[int, dict[tuple[int, str, Any], Any]]) -> None:
-        """The loop is over: the records that follow are the step's it was inside again."""
-        if not self.closed:
-            self.step_no, self._read = outer
+    def back(self, outer: Context) -> None:
+        """The loop (or the order) is over: the records that follow are the step's it was inside again."""
+        if self.closed:
+            return
+        where, self._read = outer
+        if isinstance(where, _Round) and where.number is None:
+            self._round = where
+        else:
+            self._round = None
+            number = where.number if isinstance(where, _Round) else where
+            assert number is not None
+            self.step_no = number
 
     def rd(self, obj: Any, attr: str, name: str) -> Any:
         """`obj.attr` (the field `name`), read by a rule: recorded, and returned."""
@@ -397,7 +451,7 @@ class TracedGame(Game):
         """The engine's own changes for an order, recorded around it: what it paid (before its effect), what
         came back when its effect failed, the order it took from the budget."""
         tr, me = self.trace, rec.player
-        outer, before_doing = tr.step_no, self._doing
+        outer, before_doing = tr.inner(), self._doing
         self._doing = rec
         tr.step((self.spec.source, spec.line, f"order {spec.name}"), None)
         self._doing = before_doing
@@ -419,7 +473,7 @@ class TracedGame(Game):
             self._engine_change(rec, "budget", f"{tr.path(me)}.{self.spec.policy.budget_field}", had_budget,
                                 enc(getattr(me, budget)))
         self._order_pay = None
-        tr.step_no = outer
+        tr.back(outer)
 
     def _engine_change(self, rec: OrderRec, op: str, path: str, old: Any, new: Any) -> None:
         before, self._doing = self._doing, rec
