@@ -26,12 +26,8 @@ def written(program: ir.Program) -> frozenset[str]:
     would answer no "why", and Warlord's turn reads such fields most."""
     out: set[str] = set()
     for n in ir.walk(list(program.nodes())):
-        if isinstance(n, (ir.Assign, ir.Add, ir.Remove, ir.Clear)):
-            t = n.target
-            while isinstance(t, (ir.MapGet, ir.ListIndex)):
-                t = t.obj
-            if isinstance(t, ir.Field):
-                out.add(t.name)
+        if isinstance(n, (ir.Assign, ir.Add, ir.Remove, ir.Clear)) and (f := _changed_field(n.target)):
+            out.add(f.name)
         elif isinstance(n, ir.New):
             out.update(name for name, _ in n.fields)
     fields = [*program.player_fields, *program.world_fields, *(f for t in program.things for f in t.fields)]
@@ -40,12 +36,16 @@ def written(program: ir.Program) -> frozenset[str]:
     return frozenset(out)
 
 
+def _changed_field(target: ir.Expr) -> ir.Field | None:
+    """The field of a thing, a player or the world a statement's target is part of (`c.spy[p]`: `spy`)."""
+    while isinstance(target, (ir.MapGet, ir.ListIndex)):
+        target = target.obj
+    return _state_field(target)
+
+
 def _changes_here(n: object, changing: frozenset[str] | set[str]) -> bool:
     if isinstance(n, (ir.Assign, ir.Add, ir.Remove, ir.Clear)):
-        t = n.target
-        while isinstance(t, (ir.MapGet, ir.ListIndex)):
-            t = t.obj
-        return isinstance(t, ir.Field) and not isinstance(t.obj.ty, T.OrderT)
+        return _changed_field(n.target) is not None
     if isinstance(n, (ir.Destroy, ir.News, ir.Tell, ir.NewStmt, ir.New, ir.Run)):
         return True
     return isinstance(n, (ir.CallProc, ir.CallProcValue)) and n.proc in changing
@@ -62,8 +62,9 @@ def _decides_here(n: object, deciding: set[str]) -> bool:
 
 def rounds(program: ir.Program) -> frozenset[str]:
     """The procedures whose calls make a loop's rounds worth a step each: they change the state or say
-    something, and read a table or draw, themselves or through what they call (a division's move by its
-    terrain's cost, a battle's losses by the dice): what a round used is then its own, not the whole phase's."""
+    something, and decide how (an `if`, a table, a draw), themselves or through what they call (a division's
+    move by its terrain's cost, a player's losses in a battle): what a round used is then its own, not the whole
+    phase's."""
     changing: set[str] = set()
     deciding: set[str] = set()
     bodies = [(f.name, [f.body]) for f in program.functions] + [(p.name, list(p.body)) for p in program.procedures]
@@ -83,7 +84,8 @@ def rounds(program: ir.Program) -> frozenset[str]:
 
 def changes(em: Emitter, body: tuple[ir.Stmt, ...] | list[ir.Stmt]) -> bool:
     """Whether each round of a loop over `body` is a step of its own: the body may change the state or say
-    something, and reads a table or draws (an `add` to every sector a unit sees needs no step a sector)."""
+    something, and decides how (an `add` to every sector a unit sees, with no condition, needs no step a
+    sector)."""
     nodes = list(ir.walk(list(body)))
     worth = set(em.round_procs)
     return any(_changes_here(n, worth) for n in nodes) and any(_decides_here(n, worth) for n in nodes)

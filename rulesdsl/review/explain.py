@@ -22,7 +22,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cached_property
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -31,6 +31,7 @@ from rulesdsl.game.errors import GameError
 from rulesdsl.game.folder import GameFolder, read_yaml, turn_name
 from rulesdsl.game.names import report_base
 from rulesdsl.review.shown import line_sources
+from rulesdsl.runtime.spec import RulesetSpec
 
 _DECIMAL = re.compile(r"-?[0-9]+\.[0-9]+")
 _SEGMENT = re.compile(r"\.([^.\[\]]+)|\[(\d+|\*)\]")
@@ -50,13 +51,22 @@ class Turn:
     steps: dict[int, dict[str, Any]] = field(default_factory=dict)  # each step's own record, by number
     # The changes by the path they change, each a list of record indexes in order (`set_before`).
     changed: dict[str, list[int]] = field(default_factory=dict)
-    _games: dict[Any, Any] = field(default_factory=dict)  # the states loaded as games, and the grid's name
+    _games: dict[bool, Any] = field(default_factory=dict)  # the states after and before, loaded as games
+    # Each player's `shown` record's values, by account (`sources`).
+    shown: dict[str, list[list[Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.steps = {r["step"]: r for r in self.records if r.get("ev") == "step"}
         for i, r in enumerate(self.records):
             if r.get("ev") == "change":
                 self.changed.setdefault(r["path"], []).append(i)
+            elif r.get("ev") == "shown":
+                self.shown[str(r.get("player"))] = r["values"]
+
+    @cached_property
+    def ruleset(self) -> tuple[RulesetSpec, str] | None:
+        """The game's compiled ruleset and its module's file; None for a turn read without its folder."""
+        return GameFolder(self.root).load_spec() if self.root is not None else None
 
     def value(self, after: bool, path: str) -> tuple[bool, Any]:
         """(found, value) of `path` in the state after the turn or before it. A grid's sector is read from the
@@ -64,19 +74,17 @@ class Turn:
         only the runtime reads back."""
         state = self.after if after else self.before
         parts = segments(path)
-        grid = self._grid_name()
-        if grid is None or parts[0] != grid or len(parts) < 3:
+        ruleset = self.ruleset
+        grid = ruleset[0].grid if ruleset is not None else None
+        if ruleset is None or grid is None or parts[0] != grid.name or len(parts) < 3:
             return value_at(state, path)
-        games = self._games
-        if after not in games:
-            spec, module_file = GameFolder(self.root).load_spec() if self.root is not None else (None, "")
+        if after not in self._games:
             from rulesdsl.runtime.state import load
 
-            games[after] = load(spec, state, module_file) if spec is not None else None
-        g = games[after]
-        sector = g.index[grid].get(parts[1]) if g is not None else None
-        f = next((f for f in g.spec.grid.fields if f.name == parts[2]), None) if sector is not None else None
-        if f is None:
+            self._games[after] = load(ruleset[0], state, ruleset[1])
+        sector = self._games[after].index[grid.name].get(parts[1])
+        f = next((f for f in grid.fields if f.name == parts[2]), None)
+        if sector is None or f is None:
             return False, None
         value = getattr(sector, f.attr)
         if len(parts) > 3:
@@ -84,16 +92,6 @@ class Turn:
                 return False, None
             value = value[parts[3]]
         return True, trace.enc(value)
-
-    def _grid_name(self) -> str | None:
-        """The grid's thing, if the game has one: its section in the state holds layers, not sectors."""
-        if "_grid" not in self._games:
-            found = None
-            if self.root is not None:
-                grid = GameFolder(self.root).load_spec()[0].grid
-                found = grid.name if grid is not None else None
-            self._games["_grid"] = found
-        return self._games["_grid"]
 
     def doing_of(self, step: int | None) -> dict[str, Any]:
         """What the engine was doing as step `step` began: its own, or (a round that says none) the step's it is
@@ -410,13 +408,10 @@ class Source(NamedTuple):
 
 def sources(turn: Turn, account: str) -> dict[str, Source]:
     """Each value of the player's report that was worked out from the state, by its path in the report's data."""
-    for r in turn.records:
-        if r.get("ev") == "shown" and r.get("player") == account:
-            return {v[0]: Source(tuple(v[1]), bool(v[2]), int(v[3]),
-                                 tuple({"ev": "table", "table": t, "key": k, "row": row, "secret": secret}
-                                       for t, k, row, secret in (v[4] if len(v) > 4 else ())))
-                    for v in r["values"]}
-    return {}
+    return {v[0]: Source(tuple(v[1]), bool(v[2]), int(v[3]),
+                         tuple({"ev": "table", "table": t, "key": k, "row": row, "secret": secret}
+                               for t, k, row, secret in (v[4] if len(v) > 4 else ())))
+            for v in turn.shown.get(account, [])}
 
 
 def source_of(found: dict[str, Source], data_path: str) -> tuple[str, Source] | None:
@@ -466,20 +461,14 @@ class ReportView:
         return list(out)
 
 
-@cache
-def _template(root: Path) -> Any:
-    from rulesdsl.compiler import load_template
-
-    spec, _ = GameFolder(root).load_spec()
-    return load_template(spec)
-
-
 def report_view(root: Path, turn: Turn, account: str) -> ReportView:
     """The player's report of `turn` with what each line shows; GameError where its text cannot be made again
     from its data (a template changed since), so nothing is said of lines that may not be the report's."""
+    from rulesdsl.compiler import load_template
+
     data, text = report_of(root, turn, account)
     try:
-        template = _template(root)
+        template = load_template((turn.ruleset or GameFolder(root).load_spec())[0])
     except (GameError, OSError) as e:
         raise GameError(f"cannot load the game's report template: {e}") from None
     made = line_sources(template, data)

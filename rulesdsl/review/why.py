@@ -32,6 +32,7 @@ from rulesdsl.review.explain import (
     Cause,
     ReportView,
     Turn,
+    Viewer,
     causes,
     load_turn,
     normal,
@@ -174,7 +175,7 @@ def _line_causes(side: _Side, f: FileChange, read: tuple[Turn, ReportView, str] 
     found: list[Cause] = []
     for d, _, src in view.values(number - 1):  # a table row read while the report was written
         for r in src.rows if src is not None else ():
-            row = f"table {r['table']}[{', '.join(show(k) for k in r['key'])}] = {show(r['row'])}"
+            row = Viewer().use(r)
             found.append(Cause(("report", d, row), f"{d}: {row}, read as the report was written"))
     for k in view.orders(number - 1):  # an order's line: what the order changed, value by value
         found += [Cause(c.key, f"{c.key[2]}: {c.text}") for c in order_causes(turn, account,
